@@ -1,0 +1,114 @@
+"""Starting a session: find the binary, spawn it, shake hands.
+
+Shared by ``query()`` and ``ClaudeSDKClient`` so both start runs the same way.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ._argv import build_launch
+from ._binary import find_binary
+from ._control_plane import control_plane
+from ._exceptions import ProcessError, ResultError
+from ._messages import ResultMessage
+from ._options import ClaudeAgentOptions
+from ._session import Session
+from ._transport import SubprocessTransport, Transport
+
+__all__ = ["open_session", "result_error", "user_frame"]
+
+
+def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
+    """A stream-json ``user`` frame for a prompt (a string or content blocks)."""
+    return {
+        "type": "user",
+        "message": {"role": "user", "content": content},
+        "parent_tool_use_id": None,
+        "session_id": session_id,
+    }
+
+
+def result_error(result: ResultMessage, cause: ProcessError | None = None) -> ResultError:
+    """The typed error for a run that ended with an error result."""
+    detail = "; ".join(result.errors or []) or (result.result or "")
+    status = f", API status {result.api_error_status}" if result.api_error_status else ""
+    reason = result.terminal_reason or result.subtype
+    return ResultError(
+        f"Claude Code run ended with an error ({reason}{status}): {detail}".rstrip(": "),
+        subtype=result.subtype,
+        errors=list(result.errors or []),
+        result=result.result,
+        api_error_status=result.api_error_status,
+        terminal_reason=result.terminal_reason,
+        session_id=result.session_id,
+        exit_code=None if cause is None else cause.exit_code,
+        stderr=None if cause is None else cause.stderr,
+        result_message=result,
+    )
+
+
+async def open_session(
+    options: ClaudeAgentOptions,
+    *,
+    first_message: dict[str, Any] | None = None,
+    transport: Transport | None = None,
+) -> Session:
+    """Spawn the binary (unless ``transport`` is given) and complete ``initialize``.
+
+    ``first_message`` is written right after ``initialize`` without waiting
+    for its answer: the binary reads stdin in order, so hooks are registered
+    before the prompt runs, and the handshake overlaps the binary's start-up.
+    """
+    plane = control_plane(options)
+    launch = None
+    if transport is None:
+        launch = build_launch(options, os.fspath(find_binary(options.cli_path)))
+        argv = launch.materialize()
+        sub = SubprocessTransport(
+            argv,
+            env=launch.env,
+            cwd=launch.cwd,
+            max_buffer_size=options.max_buffer_size,
+            stderr_callback=options.stderr,
+            shutdown_grace=options.shutdown_grace,
+        )
+        try:
+            await sub.start()
+        except BaseException:
+            launch.cleanup()
+            raise
+        transport = sub
+    session = Session(
+        transport,
+        handlers=plane.handlers,
+        control_timeout=options.control_timeout,
+        idle_timeout=options.idle_timeout,
+        turn_timeout=options.turn_timeout,
+    )
+    if launch is not None:
+        session.on_close.append(launch.cleanup)
+    try:
+        fields = dict(launch.initialize if launch is not None else {"hooks": None})
+        fields.pop("subtype", None)
+        fields.update(plane.initialize)
+        rid = await session.start_request("initialize", fields)
+        if first_message is not None:
+            await session.send_user(first_message)
+        try:
+            session.server_info = await session.finish_request(
+                rid, "initialize", options.initialize_timeout
+            )
+        except ProcessError as exc:
+            # e.g. resuming an unknown session: the binary writes an error
+            # result and exits before it answers.
+            result = session.queued_result()
+            if result is not None and result.is_error:
+                raise result_error(result, exc) from exc
+            raise
+    except BaseException:
+        await session.aclose()
+        raise
+    return session
+

@@ -1,0 +1,201 @@
+"""The exception tree.
+
+Every error this library raises on purpose is a ``ClaudeSDKError``; the names
+users of the official package already catch keep their meaning::
+
+    ClaudeSDKError
+    ├── CLIConnectionError              the binary could not be reached or talked to
+    │   ├── CLINotFoundError            no binary was found (the message says how to get one)
+    │   ├── TransportClosedError        stdin/stdout closed under us
+    │   └── StartupError                the binary ended before it answered `initialize`
+    ├── ProcessError                    the binary exited non-zero (exit code + stderr tail)
+    │   └── ResultError                 a run ended with an error result (its details attached)
+    ├── CLIJSONDecodeError              a stdout line that is not valid JSON / not a valid frame
+    │   └── LineTooLongError            a stdout line larger than ``max_buffer_size``
+    ├── ControlError                    a control request we sent failed
+    │   ├── ControlTimeoutError         ... got no answer in time (also a ``TimeoutError``)
+    │   └── ControlRejectedError        ... was answered with an error
+    ├── CallbackError                   a user callback raised (original is ``__cause__``)
+    └── TurnTimeoutError                a turn went silent or ran too long (also a ``TimeoutError``)
+
+Misuse stays outside the tree: invalid options raise ``pydantic.ValidationError``
+(a ``ValueError``), and using a closed client raises ``SessionStateError``
+(a ``RuntimeError``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "CLIConnectionError",
+    "CLIJSONDecodeError",
+    "CLINotFoundError",
+    "CallbackError",
+    "ClaudeSDKError",
+    "ControlError",
+    "ControlRejectedError",
+    "ControlTimeoutError",
+    "LineTooLongError",
+    "ProcessError",
+    "ResultError",
+    "SessionStateError",
+    "StartupError",
+    "TransportClosedError",
+    "TurnTimeoutError",
+]
+
+
+class ClaudeSDKError(Exception):
+    """Root of every error raised by claude_wrap on purpose."""
+
+
+class CLIConnectionError(ClaudeSDKError):
+    """The Claude Code binary could not be started or talked to."""
+
+
+class CLINotFoundError(CLIConnectionError):
+    """No Claude Code binary was found; the message says how to get one."""
+
+    def __init__(self, message: str, cli_path: str | None = None) -> None:
+        super().__init__(message)
+        self.cli_path = cli_path
+
+
+class TransportClosedError(CLIConnectionError):
+    """The pipes to the binary were closed while we still needed them."""
+
+
+def _with_stderr(message: str, stderr: str | None) -> str:
+    if stderr and stderr.strip():
+        return f"{message}\n--- stderr (last lines) ---\n{stderr.rstrip()}"
+    return message
+
+
+class ProcessError(ClaudeSDKError):
+    """The binary exited with a non-zero code.
+
+    Unlike the official package, the tail of the binary's stderr is part of
+    the message itself, so it reaches logs and tracebacks.
+    """
+
+    def __init__(
+        self, message: str, exit_code: int | None = None, stderr: str | None = None
+    ) -> None:
+        self.exit_code = exit_code
+        self.stderr = stderr
+        text = message if exit_code is None else f"{message} (exit code {exit_code})"
+        super().__init__(_with_stderr(text, stderr))
+
+
+class StartupError(CLIConnectionError):
+    """The binary ended (or answered with an error) before the session started."""
+
+    def __init__(self, message: str, exit_code: int | None = None, stderr: str | None = None) -> None:
+        self.exit_code = exit_code
+        self.stderr = stderr
+        super().__init__(_with_stderr(message, stderr))
+
+
+class ResultError(ProcessError):
+    """A run ended with an error ``ResultMessage``; its details are attached.
+
+    Raised by ``query()`` after the error result has been yielded, so nothing
+    is lost: the result itself is in ``result_message`` as well.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        subtype: str,
+        errors: list[str] | None = None,
+        result: str | None = None,
+        api_error_status: int | None = None,
+        terminal_reason: str | None = None,
+        session_id: str | None = None,
+        exit_code: int | None = None,
+        stderr: str | None = None,
+        result_message: Any = None,
+        data: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.subtype = subtype
+        self.errors = errors or []
+        self.result = result
+        self.api_error_status = api_error_status
+        self.terminal_reason = terminal_reason
+        self.session_id = session_id
+        self.result_message = result_message
+        self.data = dict(data) if data is not None else {}
+        super().__init__(message, exit_code=exit_code, stderr=stderr)
+
+
+class CLIJSONDecodeError(ClaudeSDKError):
+    """A stdout line could not be decoded as a frame; ``line`` holds its start."""
+
+    def __init__(self, message: str, line: bytes | str = b"", original_error: BaseException | None = None) -> None:
+        self.line = line
+        self.original_error = original_error
+        super().__init__(message)
+
+
+class LineTooLongError(CLIJSONDecodeError):
+    """A stdout line grew past ``max_buffer_size`` bytes."""
+
+    def __init__(self, limit: int, seen: int) -> None:
+        self.limit = limit
+        self.seen = seen
+        super().__init__(
+            f"a stdout line exceeded max_buffer_size ({seen} bytes buffered, limit {limit}); "
+            "raise ClaudeAgentOptions.max_buffer_size or leave it unset (no limit)"
+        )
+
+
+class ControlError(ClaudeSDKError):
+    """A control request sent to the binary failed."""
+
+    def __init__(self, message: str, subtype: str) -> None:
+        self.subtype = subtype
+        super().__init__(message)
+
+
+class ControlTimeoutError(ControlError, TimeoutError):
+    """A control request got no answer within its timeout."""
+
+    def __init__(self, subtype: str, timeout: float) -> None:
+        self.timeout = timeout
+        super().__init__(f"control request {subtype!r} got no answer within {timeout:g} s", subtype)
+
+
+class ControlRejectedError(ControlError):
+    """The binary answered a control request with an error."""
+
+    def __init__(self, subtype: str, error: str, error_code: str | None = None) -> None:
+        self.error = error
+        self.error_code = error_code
+        code = f" [{error_code}]" if error_code else ""
+        super().__init__(f"control request {subtype!r} was rejected{code}: {error}", subtype)
+
+
+class CallbackError(ClaudeSDKError):
+    """A user callback (hook, permission callback, tool, stderr) raised.
+
+    The original exception is ``__cause__``.
+    """
+
+
+class TurnTimeoutError(ClaudeSDKError, TimeoutError):
+    """A turn went silent for ``idle_timeout`` or ran past ``turn_timeout``.
+
+    The process group was killed; nothing is left running.
+    """
+
+    def __init__(self, message: str, stderr: str | None = None) -> None:
+        self.stderr = stderr
+        super().__init__(_with_stderr(message, stderr))
+
+
+class SessionStateError(RuntimeError):
+    """A client or session was used in a state that does not allow it
+    (before ``connect()``, or after it was closed)."""

@@ -1,0 +1,394 @@
+"""Typed messages and content blocks, as the binary writes them on stdout.
+
+Class and field names match the official ``claude-agent-sdk`` package, so
+``isinstance(message, AssistantMessage)`` and ``block.text`` port unchanged.
+All of them are msgspec ``Struct`` types: fast to build, compare and encode.
+
+Forward compatibility: a frame type or content block this version does not
+know arrives as ``UnknownMessage`` / ``UnknownBlock`` carrying its raw data;
+it never ends the stream.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+import msgspec
+
+__all__ = [
+    "ApiRetryMessage",
+    "AssistantMessage",
+    "CompactBoundaryMessage",
+    "ContentBlock",
+    "HookEventMessage",
+    "ImageBlock",
+    "InformationalMessage",
+    "InitSystemMessage",
+    "Message",
+    "RateLimitEvent",
+    "RateLimitInfo",
+    "RedactedThinkingBlock",
+    "ResultMessage",
+    "ServerToolResultBlock",
+    "ServerToolUseBlock",
+    "StatusMessage",
+    "StreamEvent",
+    "SystemMessage",
+    "TaskNotificationMessage",
+    "TaskProgressMessage",
+    "TaskStartedMessage",
+    "TaskUpdatedMessage",
+    "TaskUsage",
+    "TextBlock",
+    "ThinkingBlock",
+    "ToolResultBlock",
+    "ToolUseBlock",
+    "UnknownBlock",
+    "UnknownMessage",
+    "UserMessage",
+]
+
+
+# --------------------------------------------------------------------------
+# Content blocks: one tagged union on "type", decoded in a single pass.
+# --------------------------------------------------------------------------
+
+
+class _Block(msgspec.Struct, tag_field="type", frozen=True):
+    pass
+
+
+class TextBlock(_Block, frozen=True, tag="text"):
+    """Text written by the model (or by the user, in a user message)."""
+
+    text: str
+
+
+class ThinkingBlock(_Block, frozen=True, tag="thinking"):
+    """The model's extended thinking, with its signature."""
+
+    thinking: str
+    signature: str = ""
+
+
+class RedactedThinkingBlock(_Block, frozen=True, tag="redacted_thinking"):
+    """Thinking the API returned encrypted."""
+
+    data: str = ""
+
+
+class ToolUseBlock(_Block, frozen=True, tag="tool_use"):
+    """A tool call made by the model."""
+
+    id: str
+    name: str
+    input: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class ToolResultBlock(_Block, frozen=True, tag="tool_result"):
+    """The result of a tool call, sent back to the model in a user message."""
+
+    tool_use_id: str
+    content: str | list[dict[str, Any]] | None = None
+    is_error: bool | None = None
+
+
+class ImageBlock(_Block, frozen=True, tag="image"):
+    """An image in a user message (``source`` as the Messages API defines it)."""
+
+    source: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class ServerToolUseBlock(_Block, frozen=True, tag="server_tool_use"):
+    """A call to a tool the API runs itself (web search, web fetch, ...)."""
+
+    id: str
+    name: str
+    input: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class ServerToolResultBlock(_Block, frozen=True, tag="advisor_tool_result"):
+    """The result of a server-side tool; ``content`` is kept as the API sent it."""
+
+    tool_use_id: str
+    content: Any = None
+
+
+class _WebSearchToolResultBlock(ServerToolResultBlock, frozen=True, tag="web_search_tool_result"):
+    pass
+
+
+class _WebFetchToolResultBlock(ServerToolResultBlock, frozen=True, tag="web_fetch_tool_result"):
+    pass
+
+
+class _CodeExecutionToolResultBlock(ServerToolResultBlock, frozen=True, tag="code_execution_tool_result"):
+    pass
+
+
+class UnknownBlock(msgspec.Struct, frozen=True):
+    """A content block of a type this version does not know; ``data`` is raw."""
+
+    type: str
+    data: dict[str, Any]
+
+
+_KnownBlock = Union[
+    TextBlock,
+    ThinkingBlock,
+    RedactedThinkingBlock,
+    ToolUseBlock,
+    ToolResultBlock,
+    ImageBlock,
+    ServerToolUseBlock,
+    ServerToolResultBlock,
+    _WebSearchToolResultBlock,
+    _WebFetchToolResultBlock,
+    _CodeExecutionToolResultBlock,
+]
+
+ContentBlock = Union[
+    TextBlock,
+    ThinkingBlock,
+    RedactedThinkingBlock,
+    ToolUseBlock,
+    ToolResultBlock,
+    ImageBlock,
+    ServerToolUseBlock,
+    ServerToolResultBlock,
+    UnknownBlock,
+]
+"""Any content block a message can hold."""
+
+
+# --------------------------------------------------------------------------
+# Messages.
+# --------------------------------------------------------------------------
+
+
+class UserMessage(msgspec.Struct, frozen=True):
+    """A user turn: the prompt, tool results, or a replay of either."""
+
+    content: str | list[ContentBlock]
+    uuid: str | None = None
+    parent_tool_use_id: str | None = None
+    tool_use_result: Any = None
+    session_id: str | None = None
+    is_synthetic: bool = False
+
+
+class AssistantMessage(msgspec.Struct, frozen=True):
+    """One frame of the model's reply.
+
+    The binary writes one content block per frame; frames of one API message
+    share ``message_id``.
+    """
+
+    content: list[ContentBlock]
+    model: str
+    parent_tool_use_id: str | None = None
+    error: str | None = None
+    usage: dict[str, Any] | None = None
+    message_id: str | None = None
+    stop_reason: str | None = None
+    session_id: str | None = None
+    uuid: str | None = None
+
+
+class SystemMessage(msgspec.Struct, frozen=True):
+    """A system frame. ``data`` is the whole frame as the binary wrote it.
+
+    Common subtypes arrive as typed subclasses (``InitSystemMessage``,
+    ``ApiRetryMessage``, ...); ``isinstance(m, SystemMessage)`` holds for all.
+    """
+
+    subtype: str
+    data: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class InitSystemMessage(SystemMessage, frozen=True):
+    """``system/init``: sent at the start of every turn."""
+
+    session_id: str = ""
+    model: str = ""
+    cwd: str = ""
+    tools: list[str] = msgspec.field(default_factory=list)
+    mcp_servers: list[dict[str, Any]] = msgspec.field(default_factory=list)
+    permission_mode: str = msgspec.field(default="", name="permissionMode")
+    slash_commands: list[str] = msgspec.field(default_factory=list)
+    agents: list[str] = msgspec.field(default_factory=list)
+    skills: list[str] = msgspec.field(default_factory=list)
+    claude_code_version: str = ""
+    api_key_source: str = msgspec.field(default="", name="apiKeySource")
+    output_style: str = ""
+
+
+class ApiRetryMessage(SystemMessage, frozen=True):
+    """``system/api_retry``: the binary is retrying a failed API call."""
+
+    attempt: int = 0
+    max_retries: int = 0
+    retry_delay_ms: float = 0
+    error_status: int | None = None
+    error: str | None = None
+
+
+class CompactBoundaryMessage(SystemMessage, frozen=True):
+    """``system/compact_boundary``: the conversation was compacted here."""
+
+    compact_metadata: dict[str, Any] | None = None
+
+
+class StatusMessage(SystemMessage, frozen=True):
+    """``system/status``: what the binary is doing now (e.g. ``requesting``)."""
+
+    status: str | None = None
+
+
+class InformationalMessage(SystemMessage, frozen=True):
+    """``system/informational``: a notice meant for the user."""
+
+    content: str | None = None
+    level: str | None = None
+
+
+class TaskUsage(msgspec.Struct, frozen=True):
+    """Resource use of a background task so far."""
+
+    total_tokens: int = 0
+    tool_uses: int = 0
+    duration_ms: int = 0
+
+
+class TaskStartedMessage(SystemMessage, frozen=True):
+    """``system/task_started``: a subagent or background task began."""
+
+    task_id: str = ""
+    description: str = ""
+    uuid: str = ""
+    session_id: str = ""
+    tool_use_id: str | None = None
+    task_type: str | None = None
+
+
+class TaskProgressMessage(SystemMessage, frozen=True):
+    """``system/task_progress``: a running task reports progress."""
+
+    task_id: str = ""
+    description: str = ""
+    usage: TaskUsage | None = None
+    uuid: str = ""
+    session_id: str = ""
+    tool_use_id: str | None = None
+    last_tool_name: str | None = None
+
+
+class TaskNotificationMessage(SystemMessage, frozen=True):
+    """``system/task_notification``: a task finished, failed or was stopped."""
+
+    task_id: str = ""
+    status: str = ""
+    output_file: str = ""
+    summary: str = ""
+    uuid: str = ""
+    session_id: str = ""
+    tool_use_id: str | None = None
+    usage: TaskUsage | None = None
+
+
+class TaskUpdatedMessage(SystemMessage, frozen=True):
+    """``system/task_updated``: a task's state changed."""
+
+    task_id: str = ""
+    patch: dict[str, Any] = msgspec.field(default_factory=dict)
+    session_id: str = ""
+    uuid: str = ""
+
+
+class HookEventMessage(SystemMessage, frozen=True):
+    """``system/hook_started`` / ``hook_response`` (with ``include_hook_events``)."""
+
+    hook_event_name: str = ""
+    session_id: str = ""
+    uuid: str = ""
+
+
+class ResultMessage(msgspec.Struct, frozen=True, tag_field="type", tag="result"):
+    """The end of a turn: exactly one per user message.
+
+    ``is_error`` is the field to test: API failures arrive with
+    ``subtype == "success"`` and ``is_error`` true.
+    """
+
+    subtype: str
+    duration_ms: int = 0
+    duration_api_ms: int = 0
+    is_error: bool = False
+    num_turns: int = 0
+    session_id: str = ""
+    stop_reason: str | None = None
+    total_cost_usd: float | None = None
+    usage: dict[str, Any] | None = None
+    result: str | None = None
+    structured_output: Any = None
+    model_usage: dict[str, Any] | None = msgspec.field(default=None, name="modelUsage")
+    permission_denials: list[Any] | None = None
+    errors: list[str] | None = None
+    api_error_status: int | None = None
+    api_error_type: str | None = None
+    uuid: str | None = None
+    terminal_reason: str | None = None
+    result_index: int | None = None
+
+
+class StreamEvent(msgspec.Struct, frozen=True, tag_field="type", tag="stream_event"):
+    """A raw Messages API streaming event (with ``include_partial_messages``)."""
+
+    uuid: str
+    session_id: str
+    event: dict[str, Any]
+    parent_tool_use_id: str | None = None
+
+
+class RateLimitInfo(msgspec.Struct, frozen=True, rename="camel"):
+    """The rate-limit state the binary reports."""
+
+    status: str | None = None
+    resets_at: int | None = None
+    rate_limit_type: str | None = None
+    utilization: float | None = None
+    overage_status: str | None = None
+    overage_resets_at: int | None = None
+    overage_disabled_reason: str | None = None
+
+
+class RateLimitEvent(msgspec.Struct, frozen=True, tag_field="type", tag="rate_limit_event"):
+    """A change in rate-limit state."""
+
+    rate_limit_info: RateLimitInfo
+    uuid: str = ""
+    session_id: str = ""
+
+
+class UnknownMessage(msgspec.Struct, frozen=True):
+    """A frame this version does not know, or a known one that did not fit
+    its type (then ``error`` says why). ``data`` is the frame as written."""
+
+    type: str
+    subtype: str | None
+    data: dict[str, Any]
+    error: str | None = None
+
+
+Message = Union[
+    UserMessage,
+    AssistantMessage,
+    SystemMessage,
+    ResultMessage,
+    StreamEvent,
+    RateLimitEvent,
+    UnknownMessage,
+]
+"""Any message ``query()`` and ``ClaudeSDKClient`` yield."""
+
+MessageKind = Literal["user", "assistant", "system", "result", "stream_event", "rate_limit_event"]

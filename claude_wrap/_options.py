@@ -1,0 +1,218 @@
+"""``ClaudeAgentOptions``: what a run should do, validated when it is built.
+
+Field names match the official package. The class is a pydantic dataclass
+whose validation schema is built on first use, so importing claude_wrap stays
+cheap; assignments are validated too. Invalid values raise
+``pydantic.ValidationError`` (a ``ValueError``) naming the field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Union
+
+from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic.dataclasses import dataclass
+from typing_extensions import NotRequired, TypedDict
+
+if TYPE_CHECKING:
+    from ._argv import Explanation
+
+__all__ = [
+    "ClaudeAgentOptions",
+    "EffortLevel",
+    "PermissionMode",
+    "SettingSource",
+    "SystemPromptFile",
+    "SystemPromptPreset",
+    "ToolsPreset",
+]
+
+PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"]
+"""Permission modes the binary accepts."""
+
+EffortLevel = Literal["low", "medium", "high", "xhigh", "max"]
+"""How hard the model should think."""
+
+SettingSource = Literal["user", "project", "local"]
+"""Which settings files the binary loads."""
+
+
+class SystemPromptPreset(TypedDict):
+    """The binary's own Claude Code system prompt, optionally extended."""
+
+    type: Literal["preset"]
+    preset: Literal["claude_code"]
+    append: NotRequired[str]
+    exclude_dynamic_sections: NotRequired[bool]
+
+
+class SystemPromptFile(TypedDict):
+    """A system prompt read from a file by the binary."""
+
+    type: Literal["file"]
+    path: str
+
+
+class ToolsPreset(TypedDict):
+    """The binary's default tool set."""
+
+    type: Literal["preset"]
+    preset: Literal["claude_code"]
+
+
+StderrCallback = Callable[[str], None]
+CanUseTool = Callable[..., Awaitable[Any]]
+
+
+@dataclass(
+    config=ConfigDict(
+        defer_build=True,
+        validate_assignment=True,
+        extra="forbid",
+        arbitrary_types_allowed=True,
+    )
+)
+class ClaudeAgentOptions:
+    """Options for ``query()`` and ``ClaudeSDKClient``.
+
+    Every field is optional. ``explain()`` shows the exact argv, environment
+    changes and ``initialize`` payload a run will use.
+    """
+
+    # -- tools and permissions ------------------------------------------------
+    tools: Union[list[str], ToolsPreset, None] = None
+    """Base set of built-in tools: a list of names, ``[]`` for none, or the preset."""
+    allowed_tools: list[str] = dataclasses.field(default_factory=list)
+    """Permission rules that auto-approve tools (``"Bash"``, ``"Bash(git:*)"``)."""
+    disallowed_tools: list[str] = dataclasses.field(default_factory=list)
+    """Tools removed from the model's tool list."""
+    permission_mode: PermissionMode | None = None
+    """Initial permission mode. Never ``bypassPermissions`` unless you ask."""
+    permission_prompt_tool_name: str | None = None
+    """An MCP tool that answers permission prompts (exclusive with ``can_use_tool``)."""
+    can_use_tool: CanUseTool | None = None
+    """Async callback deciding permission prompts (see the control-plane docs)."""
+    hooks: dict[str, list[Any]] | None = None
+    """Python hook callbacks by event name: ``{"PreToolUse": [HookMatcher(...)]}``."""
+
+    # -- prompt and model -----------------------------------------------------
+    system_prompt: Union[str, SystemPromptPreset, SystemPromptFile, None] = None
+    """``None`` keeps the binary's own Claude Code prompt; a string replaces it
+    (``""`` for none); the preset with ``append`` extends it; a file is read by the binary."""
+    append_system_prompt: str | None = None
+    """Text appended to the system prompt (same as the preset's ``append``)."""
+    model: str | None = None
+    fallback_model: str | None = None
+    betas: list[str] = dataclasses.field(default_factory=list)
+    effort: EffortLevel | None = None
+    max_turns: int | None = Field(default=None, ge=1)
+    """Stop after this many model turns with an ``error_max_turns`` result."""
+    max_budget_usd: float | None = Field(default=None, gt=0)
+    """Stop once the run costs more than this, with ``error_max_budget_usd``."""
+    output_format: dict[str, Any] | None = None
+    """``{"type": "json_schema", "schema": {...}}``: the final answer is
+    ``ResultMessage.structured_output``."""
+
+    # -- sessions -------------------------------------------------------------
+    continue_conversation: bool = False
+    resume: str | None = None
+    session_id: str | None = None
+    fork_session: bool = False
+
+    # -- environment ----------------------------------------------------------
+    cwd: Union[str, Path, None] = None
+    cli_path: Union[str, Path, None] = None
+    env: dict[str, str] = dataclasses.field(default_factory=dict)
+    settings: Union[str, dict[str, Any], None] = None
+    """A settings file path, a JSON string, or a dict."""
+    setting_sources: list[SettingSource] | None = None
+    """``None`` lets the binary load its usual settings; ``[]`` loads none."""
+    add_dirs: list[Union[str, Path]] = dataclasses.field(default_factory=list)
+    extra_args: dict[str, str | None] = dataclasses.field(default_factory=dict)
+    """Extra CLI flags: ``{"flag": None}`` → ``--flag``, ``{"flag": "v"}`` → ``--flag v``."""
+
+    # -- stream ---------------------------------------------------------------
+    include_partial_messages: bool = False
+    """Yield ``StreamEvent`` deltas while the model writes."""
+    max_buffer_size: int | None = Field(default=None, gt=0)
+    """Largest stdout line accepted, in bytes. ``None`` (default): no limit."""
+    stderr: StderrCallback | None = None
+    """Called with each stderr line of the binary."""
+
+    # -- time limits (seconds) ------------------------------------------------
+    control_timeout: float = Field(default=60.0, gt=0)
+    """How long one of our control requests may wait for its answer."""
+    initialize_timeout: float = Field(default=60.0, gt=0)
+    """How long the ``initialize`` handshake may take."""
+    idle_timeout: float | None = Field(default=None, gt=0)
+    """Fail a turn after this long with no output from the binary
+    (time spent in our own callbacks does not count)."""
+    turn_timeout: float | None = Field(default=None, gt=0)
+    """Fail a turn that runs longer than this."""
+    shutdown_grace: float = Field(default=5.0, ge=0)
+    """Seconds to wait after closing stdin, and again after SIGTERM."""
+
+    @field_validator("env")
+    @classmethod
+    def _env_is_strings(cls, value: dict[str, str]) -> dict[str, str]:
+        for key in value:
+            if not key or "=" in key or "\0" in key:
+                raise ValueError(f"invalid environment variable name {key!r}")
+        return value
+
+    @field_validator("output_format")
+    @classmethod
+    def _output_format_shape(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is None:
+            return None
+        if value.get("type") != "json_schema" or not isinstance(value.get("schema"), Mapping):
+            raise ValueError('output_format must be {"type": "json_schema", "schema": {...}}')
+        return value
+
+    @field_validator("extra_args")
+    @classmethod
+    def _extra_args_names(cls, value: dict[str, str | None]) -> dict[str, str | None]:
+        for flag in value:
+            if not flag or flag.startswith("-") or any(c.isspace() for c in flag) or "=" in flag:
+                raise ValueError(
+                    f"extra_args keys are flag names without dashes, e.g. 'verbose'; got {flag!r}"
+                )
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ClaudeAgentOptions:
+        if self.can_use_tool is not None and self.permission_prompt_tool_name is not None:
+            raise ValueError(
+                "can_use_tool and permission_prompt_tool_name both answer permission prompts; set only one"
+            )
+        if self.continue_conversation and self.resume is not None:
+            raise ValueError("continue_conversation and resume both pick the session to load; set only one")
+        if self.fork_session and not (self.resume or self.continue_conversation):
+            raise ValueError("fork_session needs resume=... or continue_conversation=True")
+        if self.session_id is not None and (self.resume or self.continue_conversation) and not self.fork_session:
+            raise ValueError("session_id names a new session; with resume/continue it needs fork_session=True")
+        if (
+            self.append_system_prompt is not None
+            and isinstance(self.system_prompt, dict)
+            and "append" in self.system_prompt
+        ):
+            raise ValueError("append_system_prompt and system_prompt['append'] both set; use one")
+        return self
+
+    def explain(self) -> Explanation:
+        """Describe exactly how a run with these options will start: argv,
+        environment changes and the ``initialize`` payload. Spawns nothing."""
+        from ._argv import explain
+
+        return explain(self)
+
+
+def resolve_cwd(options: ClaudeAgentOptions) -> str | None:
+    """The working directory as a string, or ``None`` for the caller's own."""
+    if options.cwd is None:
+        return None
+    return os.fspath(options.cwd)

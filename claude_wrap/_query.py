@@ -1,0 +1,69 @@
+"""``query()``: one run, as an async iterator of messages."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import Any
+
+from ._connect import open_session, result_error, user_frame
+from ._exceptions import ProcessError
+from ._messages import Message, ResultMessage
+from ._options import ClaudeAgentOptions
+from ._transport import Transport
+
+__all__ = ["query"]
+
+
+async def query(
+    *,
+    prompt: str | AsyncIterable[dict[str, Any]],
+    options: ClaudeAgentOptions | None = None,
+    transport: Transport | None = None,
+) -> AsyncIterator[Message]:
+    """Run the agent on ``prompt`` and yield every message it produces.
+
+    With a string prompt the run ends after its ``ResultMessage``. With an
+    async iterable of stream-json ``user`` frames, each frame is a turn and
+    the run ends after the last one's result.
+
+    If the final result is an error (``is_error``), it is yielded first and
+    then ``ResultError`` is raised with its details; other failures raise
+    the typed errors of ``claude_wrap._exceptions`` (a crashed binary gives
+    ``ProcessError`` with its exit code and stderr in the message).
+
+    Leaving the loop early (``break``, an exception, cancellation) stops the
+    binary and everything it started; nothing is left running. Hooks,
+    ``can_use_tool`` and in-process tools keep working until the result,
+    because stdin stays open until then.
+    """
+    opts = options if options is not None else ClaudeAgentOptions()
+    single = isinstance(prompt, str)
+    session = await open_session(
+        opts, first_message=user_frame(prompt) if single else None, transport=transport
+    )
+    last: ResultMessage | None = None
+    failure: ProcessError | None = None
+    try:
+        if not single:
+            assert not isinstance(prompt, str)
+            session.eof_when_idle = True
+            session.feed(prompt)
+        while True:
+            try:
+                message = await session.receive()
+            except ProcessError as exc:
+                if last is not None and last.is_error:
+                    failure = exc  # the error result already says what happened
+                    break
+                raise
+            if message is None:
+                break
+            yield message
+            if isinstance(message, ResultMessage):
+                last = message
+                if single or (session.feeding_done and not session.turn_open):
+                    break
+    finally:
+        await session.aclose()
+    if last is not None and last.is_error:
+        raise result_error(last, failure)

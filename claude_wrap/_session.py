@@ -1,0 +1,473 @@
+"""One running binary: the control protocol and the message stream.
+
+Concurrency model (pull-based): no task outlives the call that started it.
+Whoever awaits something from the binary (the next message, or the answer
+to a control request) drives the stdout pump, under a lock; everyone else
+waits to be woken. While it pumps, the driver
+
+* correlates control responses with our pending requests,
+* runs the binary's own requests (``can_use_tool``, ``hook_callback``,
+  ``mcp_message`` ...) as concurrent tasks of a task group that lives only
+  for that pump, and keeps reading while they run (so ``control_cancel_request``
+  and our own replies still get through), and
+* queues every other frame as a message.
+
+Because nothing runs between pulls, ``query()`` can be a plain async
+generator: a ``break`` or a cancellation never leaves a task or a cancel
+scope behind, and closing it runs a shielded, time-bounded shutdown.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections import deque
+from collections.abc import AsyncIterable, Awaitable, Callable
+from typing import Any
+
+import anyio
+import msgspec
+
+from ._codec import ControlCancel, ControlRequestIn, ControlResponseIn, decode_frame, decode_value, encode_line
+from ._exceptions import (
+    CLIJSONDecodeError,
+    ClaudeSDKError,
+    ControlRejectedError,
+    ControlTimeoutError,
+    LineTooLongError,
+    ProcessError,
+    SessionStateError,
+    TransportClosedError,
+    TurnTimeoutError,
+)
+from ._messages import Message, ResultMessage
+from ._transport import SubprocessTransport, Transport
+
+__all__ = ["ControlHandler", "Session"]
+
+log = logging.getLogger("claude_wrap")
+
+ControlHandler = Callable[[dict[str, Any]], Awaitable["dict[str, Any] | None"]]
+"""Answers one request from the binary; the returned dict is the ``response``."""
+
+
+class _Slot:
+    """A one-shot result for one of our control requests."""
+
+    __slots__ = ("done", "value", "error")
+
+    def __init__(self) -> None:
+        self.done = False
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+_FEEDER = "\0feeder"
+
+
+class _Raise:
+    """An error to raise from ``receive()`` at its place in the stream."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+class Session:
+    """A started transport plus the protocol state around it."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        handlers: dict[str, ControlHandler] | None = None,
+        control_timeout: float = 60.0,
+        idle_timeout: float | None = None,
+        turn_timeout: float | None = None,
+    ) -> None:
+        self.transport = transport
+        self.handlers: dict[str, ControlHandler] = dict(handlers or {})
+        self.control_timeout = control_timeout
+        self.idle_timeout = idle_timeout
+        self.turn_timeout = turn_timeout
+        self.server_info: dict[str, Any] | None = None
+        self._queue: deque[Message | _Raise] = deque()
+        self._pending: dict[str, _Slot] = {}
+        self._inflight: dict[str, anyio.CancelScope] = {}
+        self._pump_lock = anyio.Lock()
+        self._changed = anyio.Event()
+        self._read_scope: anyio.CancelScope | None = None
+        self._waiting_done: Callable[[], bool] | None = None
+        self._ended = False  # stdout reached EOF (or the session broke)
+        self._end_error: BaseException | None = None
+        self._closed = False
+        self._counter = 0
+        self._prefix = secrets.token_hex(4)
+        self._turns_open = 0
+        self._turn_deadline: float | None = None
+        self._eof_sent = False
+        self.on_close: list[Callable[[], None]] = []
+        self._feeder: AsyncIterable[dict[str, Any]] | None = None
+        self.fed = 0  # user messages the feeder wrote
+        self.feeding_done = True
+        self.eof_when_idle = False
+        """Close stdin once feeding is done and no turn is open (``query()``)."""
+
+    # -- sending --------------------------------------------------------------
+
+    async def send(self, frame: Any) -> None:
+        """Write one frame (a struct or a dict) as one line."""
+        if self._closed:
+            raise SessionStateError("the session is closed")
+        await self.transport.send(encode_line(frame))
+
+    async def send_user(self, message: dict[str, Any]) -> None:
+        """Write a ``user`` frame and count a turn as open until its result."""
+        await self.send(message)
+        if message.get("type") == "user":
+            self._turn_opened()
+
+    def feed(self, messages: AsyncIterable[dict[str, Any]]) -> None:
+        """Write ``messages`` (stream-json frames) to the binary as they come.
+
+        The iterable is consumed while somebody pumps, as a task that the
+        pump waits for; an iterable that waits for replies it has not been
+        shown yet would stall, so interactive conversations belong to
+        ``ClaudeSDKClient``.
+        """
+        self._feeder = messages
+        self.feeding_done = False
+
+    async def _run_feeder(self, messages: AsyncIterable[dict[str, Any]]) -> None:
+        try:
+            async for item in messages:
+                if not isinstance(item, dict):
+                    raise TypeError(f"prompt messages must be dicts, got {type(item).__name__}")
+                item.setdefault("parent_tool_use_id", None)
+                item.setdefault("session_id", "default")
+                await self.send_user(item)
+                self.fed += 1
+        except Exception as exc:  # noqa: BLE001 - surfaces from receive()
+            self._queue.append(_Raise(exc))
+        finally:
+            self.feeding_done = True
+            self._inflight.pop(_FEEDER, None)
+            self._wake_reader()
+        await self._maybe_eof()
+
+    async def _maybe_eof(self) -> None:
+        if self.eof_when_idle and self.feeding_done and not self._turns_open and not self._eof_sent:
+            self._eof_sent = True
+            await self.transport.send_eof()
+
+    def _turn_opened(self) -> None:
+        self._turns_open += 1
+        if self._turns_open == 1 and self.turn_timeout is not None:
+            self._turn_deadline = anyio.current_time() + self.turn_timeout
+
+    # -- our control requests -----------------------------------------------------
+
+    def _next_request_id(self) -> str:
+        self._counter += 1
+        return f"req_{self._counter}_{self._prefix}"
+
+    async def start_request(self, subtype: str, fields: dict[str, Any] | None = None) -> str:
+        """Send a control request without waiting; returns its id."""
+        rid = self._next_request_id()
+        self._pending[rid] = _Slot()
+        body = {"subtype": subtype, **(fields or {})}
+        try:
+            await self.send({"type": "control_request", "request_id": rid, "request": body})
+        except BaseException:
+            self._pending.pop(rid, None)
+            raise
+        return rid
+
+    async def finish_request(self, rid: str, subtype: str, timeout: float | None = None) -> Any:
+        """Wait for the answer to a request sent with ``start_request``."""
+        slot = self._pending[rid]
+        limit = self.control_timeout if timeout is None else timeout
+        try:
+            with anyio.fail_after(limit):
+                await self._drive(lambda: slot.done)
+        except TimeoutError:
+            raise ControlTimeoutError(subtype, limit) from None
+        finally:
+            self._pending.pop(rid, None)
+        if not slot.done:
+            raise TransportClosedError(f"the binary's output ended before it answered {subtype!r}")
+        if slot.error is not None:
+            if isinstance(slot.error, ControlRejectedError):
+                raise ControlRejectedError(subtype, slot.error.error, slot.error.error_code)
+            raise slot.error
+        return slot.value
+
+    async def request(self, subtype: str, fields: dict[str, Any] | None = None, timeout: float | None = None) -> Any:
+        """Send a control request and return the ``response`` object (or ``None``)."""
+        rid = await self.start_request(subtype, fields)
+        return await self.finish_request(rid, subtype, timeout)
+
+    # -- receiving -------------------------------------------------------------------
+
+    async def receive(self) -> Message | None:
+        """The next message, or ``None`` once the binary's output has ended.
+
+        Raises the error that ended the stream (a ``ProcessError`` with the
+        exit code and stderr tail, a ``TurnTimeoutError`` ...) once, after
+        every message that arrived before it.
+        """
+        await self._drive(lambda: bool(self._queue))
+        if self._queue:
+            item = self._queue.popleft()
+            if isinstance(item, _Raise):
+                raise item.error
+            return item
+        if self._end_error is not None:
+            err, self._end_error = self._end_error, None
+            raise err
+        return None
+
+    def queued_result(self) -> ResultMessage | None:
+        """The last ``ResultMessage`` waiting in the queue, if any."""
+        for item in reversed(self._queue):
+            if isinstance(item, ResultMessage):
+                return item
+        return None
+
+    @property
+    def ended(self) -> bool:
+        """True once stdout has ended and every queued message was taken."""
+        return self._ended and not self._queue
+
+    @property
+    def turn_open(self) -> bool:
+        """True while a user message is waiting for its ``ResultMessage``."""
+        return self._turns_open > 0
+
+    # -- the pump ------------------------------------------------------------------------
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    async def _drive(self, done: Callable[[], bool]) -> None:
+        """Return once ``done()`` holds, pumping stdout ourselves if nobody is."""
+        while not done():
+            if self._ended:
+                return
+            if not self._pump_lock.locked():
+                async with self._pump_lock:
+                    try:
+                        await self._pump(done)
+                    finally:
+                        self._notify()
+            else:
+                await self._changed.wait()
+
+    async def _pump(self, done: Callable[[], bool]) -> None:
+        async with anyio.create_task_group() as tg:
+            self._waiting_done = done
+            if self._feeder is not None:
+                feeder, self._feeder = self._feeder, None
+                self._inflight[_FEEDER] = anyio.CancelScope()  # the pump waits for it
+                tg.start_soon(self._run_feeder, feeder)
+            try:
+                while not self._ended:
+                    if done() and not self._inflight:
+                        break
+                    with anyio.CancelScope() as scope:
+                        self._read_scope = scope
+                        line = await self._read_line()
+                    self._read_scope = None
+                    if scope.cancelled_caught:
+                        continue  # a handler finished; look at done() again
+                    if line is None:
+                        await self._finish(None)
+                        break
+                    try:
+                        self._dispatch(line, tg)
+                    except CLIJSONDecodeError as exc:
+                        # Keep reading: the next lines are still good.
+                        self._queue.append(_Raise(exc))
+                    await self._maybe_eof()
+            except TurnTimeoutError as exc:
+                self.transport.kill()
+                await self._finish(exc)
+            except (LineTooLongError, TransportClosedError) as exc:
+                await self._finish(exc)
+            finally:
+                self._read_scope = None
+                self._waiting_done = None
+
+    async def _read_line(self) -> bytes | None:
+        limit = self._watchdog_limit()
+        if limit is None:
+            return await self.transport.receive()
+        seconds, what = limit
+        with anyio.move_on_after(seconds) as scope:
+            return await self.transport.receive()
+        if scope.cancelled_caught:
+            raise TurnTimeoutError(what, self.transport.stderr_tail)
+        return None  # pragma: no cover - unreachable
+
+    def _watchdog_limit(self) -> tuple[float, str] | None:
+        """The tightest deadline for the next line while a turn is open.
+
+        Time spent inside our own callbacks does not count as silence.
+        """
+        if self._turns_open == 0:
+            return None
+        best: tuple[float, str] | None = None
+        if self.idle_timeout is not None and not self._inflight:
+            best = (self.idle_timeout, f"no output from the binary for {self.idle_timeout:g} s (idle_timeout)")
+        if self._turn_deadline is not None:
+            left = max(0.0, self._turn_deadline - anyio.current_time())
+            if best is None or left < best[0]:
+                best = (left, f"the turn ran longer than {self.turn_timeout:g} s (turn_timeout)")
+        return best
+
+    def _dispatch(self, line: bytes, tg: anyio.abc.TaskGroup) -> None:
+        try:
+            frame = decode_frame(line)
+        except CLIJSONDecodeError:
+            if not line.lstrip().startswith(b"{"):
+                log.debug("claude_wrap: skipped a non-JSON stdout line: %r", line[:200])
+                return
+            raise
+        if frame is None:
+            return
+        if isinstance(frame, ControlResponseIn):
+            self._resolve(frame)
+        elif isinstance(frame, ControlRequestIn):
+            tg.start_soon(self._answer, frame)
+        elif isinstance(frame, ControlCancel):
+            scope = self._inflight.get(frame.request_id or "")
+            if scope is not None:
+                scope.cancel()
+        else:
+            if isinstance(frame, ResultMessage) and self._turns_open:
+                self._turns_open -= 1
+                self._turn_deadline = (
+                    anyio.current_time() + self.turn_timeout
+                    if self._turns_open and self.turn_timeout is not None
+                    else None
+                )
+            self._queue.append(frame)
+
+    def _resolve(self, frame: ControlResponseIn) -> None:
+        body = frame.response
+        slot = self._pending.get(body.request_id or "")
+        if slot is None or slot.done:
+            return  # a late answer to a request we gave up on
+        if body.subtype == "success":
+            slot.value = decode_value(body.response)
+        else:
+            slot.error = ControlRejectedError("?", body.error or "unknown error", body.error_code)
+        slot.done = True
+
+    async def _answer(self, frame: ControlRequestIn) -> None:
+        """Run a handler for a request from the binary and write its answer."""
+        rid = frame.request_id or ""
+        try:
+            request = decode_value(frame.request)
+        except msgspec.DecodeError:
+            request = {}
+        subtype = request.get("subtype") if isinstance(request, dict) else None
+        handler = self.handlers.get(subtype) if isinstance(subtype, str) else None
+        scope = anyio.CancelScope()
+        self._inflight[rid] = scope
+        reply: dict[str, Any] | None = None
+        try:
+            with scope:
+                if handler is None:
+                    reply = _error_reply(rid, f"Unsupported control request subtype: {subtype}")
+                else:
+                    try:
+                        result = await handler(request)
+                        reply = {"subtype": "success", "request_id": rid, "response": result or {}}
+                    except Exception as exc:  # noqa: BLE001 - becomes the error reply
+                        log.warning("claude_wrap: %s handler raised", subtype, exc_info=True)
+                        reply = _error_reply(rid, f"{type(exc).__name__}: {exc}")
+            if scope.cancelled_caught:
+                reply = None  # the binary withdrew the request: never answer late
+        except anyio.get_cancelled_exc_class():
+            # Our side is being cancelled: do not leave the binary waiting forever.
+            reply = _error_reply(rid, "cancelled by the host")
+            raise
+        finally:
+            self._inflight.pop(rid, None)
+            if reply is not None and not self._ended:
+                with anyio.CancelScope(shield=True):
+                    try:
+                        await self.send({"type": "control_response", "response": reply})
+                    except (TransportClosedError, SessionStateError):
+                        pass
+            self._wake_reader()
+
+    def _wake_reader(self) -> None:
+        """A handler ended: if the pump only waits for handlers, stop its read."""
+        done = self._waiting_done
+        if self._read_scope is not None and not self._inflight and done is not None and done():
+            self._read_scope.cancel()
+
+    async def _finish(self, error: BaseException | None) -> None:
+        """stdout ended (or broke): settle every waiter with the cause."""
+        if self._ended:
+            return
+        self._ended = True
+        if error is None or isinstance(error, TransportClosedError):
+            with anyio.move_on_after(5, shield=True):
+                await self.transport.wait()
+            code = self.transport.returncode
+            if code is None and isinstance(self.transport, SubprocessTransport):
+                self.transport.kill()
+                error = ProcessError(
+                    "Claude Code closed its output but kept running; it was killed",
+                    None,
+                    self.transport.stderr_tail,
+                )
+            elif code not in (0, None):
+                error = ProcessError("Claude Code exited", code, self.transport.stderr_tail)
+        if error is None and self._turns_open:
+            error = ProcessError(
+                "Claude Code ended its output before the turn's result",
+                self.transport.returncode,
+                self.transport.stderr_tail,
+            )
+        self._end_error = error
+        cause = error or TransportClosedError("the binary closed its output")
+        for slot in self._pending.values():
+            if not slot.done:
+                slot.error, slot.done = cause, True
+        for scope in self._inflight.values():
+            scope.cancel()
+        self._notify()
+
+    # -- shutdown -----------------------------------------------------------------------
+
+    async def aclose(self) -> None:
+        """Stop the binary and release everything; bounded, idempotent.
+
+        If a turn is still running we ask the binary to interrupt it first,
+        so it stops promptly instead of finishing the turn after EOF.
+        """
+        if self._closed:
+            return
+        with anyio.CancelScope(shield=True):
+            if self._turns_open and not self._ended:
+                try:
+                    await self.start_request("interrupt")
+                except ClaudeSDKError:
+                    pass
+            self._closed = True
+            try:
+                await self.transport.aclose()
+            finally:
+                for callback in self.on_close:
+                    callback()
+
+
+def _error_reply(rid: str, message: str) -> dict[str, Any]:
+    return {"subtype": "error", "request_id": rid, "error": message}
+

@@ -1,0 +1,400 @@
+"""Spawning the binary and moving lines of bytes: the transport layer.
+
+``Transport`` is the whole contract the layers above rely on: send one line,
+receive one line, send EOF, close. ``SubprocessTransport`` implements it for
+the real binary:
+
+* argv list, never a shell; the child leads its own process group;
+* stdout framed here, on raw bytes, with no fixed line-size limit (an
+  optional ``max_buffer_size`` gives ``LineTooLongError``);
+* stderr drained whenever we wait on stdout, so the child never blocks on it,
+  with a bounded tail kept for error messages and each line forwarded to an
+  optional callback;
+* shutdown escalates inside a shielded, time-bounded scope: close stdin →
+  grace → SIGTERM to the group → grace → SIGKILL to the group. A finalizer
+  kills the group if the owner is dropped without closing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import weakref
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable
+from subprocess import PIPE
+from typing import Any
+
+import anyio
+import anyio.abc
+
+from ._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
+
+__all__ = ["SubprocessTransport", "Transport"]
+
+log = logging.getLogger("claude_wrap")
+
+_CHUNK = 256 * 1024
+_STDERR_TAIL_LINES = 80
+_STDERR_LINE_MAX = 4096
+
+
+class Transport(ABC):
+    """A duplex pipe of newline-delimited byte lines."""
+
+    @abstractmethod
+    async def send(self, line: bytes) -> None:
+        """Write one complete line (``line`` ends with ``b"\\n"``)."""
+
+    @abstractmethod
+    async def receive(self) -> bytes | None:
+        """Return the next line without its newline, or ``None`` at EOF."""
+
+    @abstractmethod
+    async def send_eof(self) -> None:
+        """Close our writing side; the peer sees end of input."""
+
+    @abstractmethod
+    async def aclose(self) -> None:
+        """Release everything; safe to call more than once."""
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last lines the peer wrote to its error stream, if any."""
+        return ""
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit code once the peer has exited, else ``None``."""
+        return None
+
+    async def wait(self) -> int | None:
+        """Wait for the peer to exit and return its exit code (if it has one)."""
+        return None
+
+    def kill(self) -> None:
+        """Stop the peer at once, without grace (used when a turn times out)."""
+
+
+def _kill_group(pid: int) -> None:
+    """Last-resort, synchronous: SIGKILL the child's process group."""
+    try:
+        if hasattr(os, "killpg") and os.getpgid(pid) == pid:
+            os.killpg(pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows
+            os.kill(pid, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+class SubprocessTransport(Transport):
+    """The real binary as a child process. Create with ``await start(...)``."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        max_buffer_size: int | None = None,
+        stderr_callback: Callable[[str], None] | None = None,
+        shutdown_grace: float = 5.0,
+        user: str | None = None,
+    ) -> None:
+        self.argv = argv
+        self._env = env
+        self._cwd = cwd
+        self._max = max_buffer_size
+        self._stderr_cb = stderr_callback
+        self._grace = shutdown_grace
+        self._user = user
+        self._process: anyio.abc.Process | None = None
+        self._buf = bytearray()
+        self._start = 0  # where the current (unfinished) line begins in _buf
+        self._scan = 0  # where to resume looking for b"\n"
+        self._eof = False
+        self._stderr_buf = bytearray()
+        self._stderr_eof = False
+        self._tail: deque[str] = deque(maxlen=_STDERR_TAIL_LINES)
+        self._write_lock = anyio.Lock()
+        self._closed = False
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+        self._own_group = False
+
+    # -- lifecycle --------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Spawn the child. Raises ``CLINotFoundError`` / ``CLIConnectionError``."""
+        kwargs: dict[str, Any] = {}
+        if self._user is not None:
+            kwargs["user"] = self._user
+        try:
+            self._process = await anyio.open_process(
+                self.argv,
+                stdin=PIPE,
+                stdout=PIPE,
+                stderr=PIPE,
+                cwd=self._cwd,
+                env=self._env,
+                start_new_session=sys.platform != "win32",
+                **kwargs,
+            )
+        except FileNotFoundError as exc:
+            if self._cwd is not None and not os.path.isdir(self._cwd):
+                raise CLIConnectionError(f"working directory does not exist: {self._cwd}") from exc
+            raise CLINotFoundError(f"Claude Code binary not found at {self.argv[0]}", self.argv[0]) from exc
+        except PermissionError as exc:
+            raise CLIConnectionError(f"cannot execute {self.argv[0]}: {exc}") from exc
+        except OSError as exc:
+            raise CLIConnectionError(f"failed to start Claude Code ({self.argv[0]}): {exc}") from exc
+        pid = self._process.pid
+        try:
+            # Only signal a group we know the child leads (never a stranger's).
+            self._own_group = sys.platform != "win32" and os.getpgid(pid) == pid
+        except (ProcessLookupError, PermissionError, OSError):
+            self._own_group = False
+        if self._own_group:
+            self._finalizer = weakref.finalize(self, _kill_group, pid)
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id (also its process-group id)."""
+        return None if self._process is None else self._process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self._process is None else self._process.returncode
+
+    @property
+    def stderr_tail(self) -> str:
+        lines = list(self._tail)
+        if self._stderr_buf:
+            lines.append(self._stderr_buf[-_STDERR_LINE_MAX:].decode("utf-8", "replace"))
+        return "\n".join(lines)
+
+    def _proc(self) -> anyio.abc.Process:
+        if self._process is None:
+            raise TransportClosedError("the transport was not started")
+        return self._process
+
+    # -- writing ------------------------------------------------------------------
+
+    async def send(self, line: bytes) -> None:
+        proc = self._proc()
+        if proc.stdin is None:  # pragma: no cover - we always pipe stdin
+            raise TransportClosedError("stdin is not a pipe")
+        async with self._write_lock:
+            try:
+                await proc.stdin.send(line)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
+                raise TransportClosedError(self._closed_message("cannot write to the binary")) from exc
+
+    async def send_eof(self) -> None:
+        proc = self._proc()
+        if proc.stdin is not None:
+            async with self._write_lock:
+                try:
+                    await proc.stdin.aclose()
+                except (anyio.BrokenResourceError, OSError):
+                    pass
+
+    def _closed_message(self, what: str) -> str:
+        code = self.returncode
+        msg = what if code is None else f"{what}: it exited with code {code}"
+        tail = self.stderr_tail
+        return f"{msg}\n--- stderr (last lines) ---\n{tail}" if tail.strip() else msg
+
+    # -- reading -------------------------------------------------------------------
+
+    async def receive(self) -> bytes | None:
+        buf = self._buf
+        while True:
+            nl = buf.find(b"\n", self._scan)
+            if nl >= 0:
+                with memoryview(buf) as view:
+                    line = bytes(view[self._start : nl])
+                self._start = self._scan = nl + 1
+                if self._start >= len(buf) or self._start > (1 << 20):
+                    del buf[: self._start]
+                    self._start = self._scan = 0
+                return line
+            self._scan = len(buf)
+            pending = len(buf) - self._start
+            if self._max is not None and pending > self._max:
+                raise LineTooLongError(self._max, pending)
+            if self._eof:
+                if pending:
+                    # A last line without its newline: hand it over as is.
+                    with memoryview(buf) as view:
+                        line = bytes(view[self._start :])
+                    del buf[:]
+                    self._start = self._scan = 0
+                    return line
+                return None
+            chunk = await self._read_stdout_chunk()
+            if chunk:
+                buf += chunk
+            else:
+                self._eof = True
+
+    async def _read_stdout_chunk(self) -> bytes:
+        """One read from stdout, draining stderr meanwhile; b"" at EOF."""
+        stdout = self._proc().stdout
+        assert stdout is not None
+        if self._stderr_eof or self._proc().stderr is None:
+            return await self._receive_some(stdout)
+        result = b""
+        async with anyio.create_task_group() as tg:
+
+            async def read_stdout() -> None:
+                nonlocal result
+                result = await self._receive_some(stdout)
+                tg.cancel_scope.cancel()
+
+            tg.start_soon(self._drain_stderr)
+            tg.start_soon(read_stdout)
+        return result
+
+    @staticmethod
+    async def _receive_some(stream: anyio.abc.ByteReceiveStream) -> bytes:
+        try:
+            return await stream.receive(_CHUNK)
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            return b""
+
+    async def _drain_stderr(self) -> None:
+        """Read stderr until EOF (or until cancelled by the stdout reader)."""
+        stderr = self._proc().stderr
+        if stderr is None:
+            return
+        while not self._stderr_eof:
+            chunk = await self._receive_some(stderr)
+            if not chunk:
+                self._stderr_eof = True
+                self._flush_stderr(final=True)
+                return
+            self._stderr_buf += chunk
+            self._flush_stderr(final=False)
+
+    def _flush_stderr(self, *, final: bool) -> None:
+        buf = self._stderr_buf
+        while True:
+            nl = buf.find(b"\n")
+            if nl < 0:
+                if len(buf) > _STDERR_LINE_MAX * 4:  # a flood without newlines: keep it bounded
+                    self._emit_stderr(bytes(buf[:_STDERR_LINE_MAX]))
+                    del buf[:]
+                if final and buf:
+                    self._emit_stderr(bytes(buf))
+                    del buf[:]
+                return
+            self._emit_stderr(bytes(buf[:nl]))
+            del buf[: nl + 1]
+
+    def _emit_stderr(self, raw: bytes) -> None:
+        text = raw[:_STDERR_LINE_MAX].decode("utf-8", "replace").rstrip("\r")
+        self._tail.append(text)
+        if self._stderr_cb is not None and text:
+            try:
+                self._stderr_cb(text)
+            except Exception:  # noqa: BLE001 - a logging callback must not end the run
+                log.warning("claude_wrap: the stderr callback raised", exc_info=True)
+
+    # -- waiting and shutdown --------------------------------------------------
+
+    async def wait(self) -> int | None:
+        """Wait for exit, draining both pipes so the child can finish writing."""
+        proc = self._proc()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._discard_stdout)
+            if not self._stderr_eof:
+                tg.start_soon(self._drain_stderr)
+            await proc.wait()
+            tg.cancel_scope.cancel()
+        if not self._stderr_eof:
+            # The pipes may outlive the leader (a grandchild holds them); take
+            # what is already there without waiting for their EOF.
+            with anyio.move_on_after(0.2):
+                await self._drain_stderr()
+        return proc.returncode
+
+    async def _discard_stdout(self) -> None:
+        while not self._eof:
+            chunk = await self._read_stdout_chunk_plain()
+            if not chunk:
+                self._eof = True
+                return
+            self._buf += chunk
+
+    async def _read_stdout_chunk_plain(self) -> bytes:
+        stdout = self._proc().stdout
+        assert stdout is not None
+        return await self._receive_some(stdout)
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        proc = self._proc()
+        if sys.platform == "win32":  # pragma: no cover
+            try:
+                proc.kill() if sig == signal.SIGKILL else proc.terminate()
+            except ProcessLookupError:
+                pass
+            return
+        try:
+            if self._own_group:
+                os.killpg(proc.pid, sig)
+            else:
+                proc.send_signal(sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def kill(self) -> None:
+        """SIGKILL the child's process group now; ``aclose()`` still reaps it."""
+        if self._process is not None and self._process.returncode is None:
+            self._signal_group(signal.SIGKILL)
+
+    async def aclose(self) -> None:
+        """Stop the child and everything it started; bounded, never raises.
+
+        Closing stdin first lets the binary flush its session file; SIGTERM
+        and then SIGKILL go to the whole process group, so tool commands and
+        MCP servers the binary started end with it.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        if self._process is None:
+            return
+        proc = self._process
+        with anyio.CancelScope(shield=True):
+            try:
+                if proc.returncode is None:
+                    await self.send_eof()
+                    with anyio.move_on_after(self._grace):
+                        await self.wait()
+                if proc.returncode is None:
+                    self._signal_group(signal.SIGTERM)
+                    with anyio.move_on_after(self._grace):
+                        await self.wait()
+                if proc.returncode is None:
+                    self._signal_group(signal.SIGKILL)
+                    with anyio.move_on_after(self._grace + 5):
+                        await proc.wait()
+                # Whatever the binary left in its group (background commands,
+                # MCP servers) does not outlive it.
+                if self._own_group:
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+            finally:
+                for stream in (proc.stdin, proc.stdout, proc.stderr):
+                    if stream is not None:
+                        try:
+                            await stream.aclose()
+                        except Exception:  # noqa: BLE001 - best effort on the way out
+                            pass
+                if self._finalizer is not None:
+                    self._finalizer.detach()
