@@ -1,0 +1,69 @@
+"""Test kit for code that drives the Claude Code binary.
+
+`ScriptedModel` is a fake Anthropic Messages API on loopback that answers
+from a script of `Reply` objects, so the real binary runs offline and
+deterministically. The pytest fixtures ``scripted_model`` and ``claude_env``
+live in ``claude_wrap.testing.pytest_plugin`` (registered automatically).
+
+pytest imports this package at startup wherever claude_wrap is installed,
+so, like ``claude_wrap`` itself, it loads each public name from its module
+on first use. To export a new name, add it to ``_EXPORTS`` and to the
+``TYPE_CHECKING`` imports below.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+# Public name → the private module that defines it.
+_EXPORTS: dict[str, str] = {
+    # the fake API server
+    "ScriptedModel": "_server",
+    "NO_REPLY_TEXT": "_server",
+    "SIDE_REPLY_TEXT": "_server",
+    "RecordedRequest": "_recorded",
+    # reply builders
+    "Reply": "_replies",
+    "Matcher": "_replies",
+    "ScriptedBlock": "_replies",
+    "ScriptedText": "_replies",
+    "ScriptedThinking": "_replies",
+    "ScriptedToolUse": "_replies",
+    "Usage": "_replies",
+    # script files
+    "load_script": "_script",
+    "reply_from_json": "_script",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    # "X as X" marks these as re-exports for type checkers and linters.
+    from ._recorded import RecordedRequest as RecordedRequest
+    from ._replies import Matcher as Matcher
+    from ._replies import Reply as Reply
+    from ._replies import ScriptedBlock as ScriptedBlock
+    from ._replies import ScriptedText as ScriptedText
+    from ._replies import ScriptedThinking as ScriptedThinking
+    from ._replies import ScriptedToolUse as ScriptedToolUse
+    from ._replies import Usage as Usage
+    from ._script import load_script as load_script
+    from ._script import reply_from_json as reply_from_json
+    from ._server import NO_REPLY_TEXT as NO_REPLY_TEXT
+    from ._server import SIDE_REPLY_TEXT as SIDE_REPLY_TEXT
+    from ._server import ScriptedModel as ScriptedModel
