@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal, cast
 
 from ._connect import open_session, user_frame
+from ._control_types import (
+    ContextUsageResponse,
+    McpStatusResponse,
+    ModelInfo,
+    ReloadPluginsResponse,
+    RewindFilesResult,
+    UsageResponse,
+)
 from ._exceptions import SessionStateError
 from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions, PermissionMode
@@ -86,11 +94,24 @@ class ClaudeSDKClient:
 
     # -- conversation -------------------------------------------------------------
 
-    async def query(self, prompt: str | AsyncIterable[dict[str, Any]], session_id: str = "default") -> None:
-        """Send a prompt (or several stream-json ``user`` frames). Returns once written."""
+    async def query(
+        self,
+        prompt: str | AsyncIterable[dict[str, Any]],
+        session_id: str = "default",
+        *,
+        uuid: str | None = None,
+    ) -> None:
+        """Send a prompt (or several stream-json ``user`` frames). Returns once written.
+
+        ``uuid`` tags the user message: ``rewind_files()`` takes it, and the
+        binary reports its lifecycle (``command_lifecycle`` frames).
+        """
         session = self._live()
         if isinstance(prompt, str):
-            await session.send_user(user_frame(prompt, session_id))
+            frame = user_frame(prompt, session_id)
+            if uuid is not None:
+                frame["uuid"] = uuid
+            await session.send_user(frame)
             return
         async for frame in prompt:
             frame.setdefault("parent_tool_use_id", None)
@@ -136,3 +157,72 @@ class ClaudeSDKClient:
     async def get_server_info(self) -> dict[str, Any] | None:
         """What the binary said in its ``initialize`` answer (commands, models, ...)."""
         return self._live().server_info
+
+    async def set_max_thinking_tokens(self, max_thinking_tokens: int | None) -> None:
+        """Limit thinking tokens per turn (``None``: the default)."""
+        await self._live().request("set_max_thinking_tokens", {"max_thinking_tokens": max_thinking_tokens})
+
+    async def rewind_files(self, user_message_id: str, *, dry_run: bool = False) -> RewindFilesResult:
+        """Undo file edits made since the user message ``user_message_id``.
+
+        Needs file checkpointing (``enable_file_checkpointing``); with
+        ``dry_run`` nothing changes and the reply lists what would.
+        """
+        fields: dict[str, Any] = {"user_message_id": user_message_id}
+        if dry_run:
+            fields["dry_run"] = True
+        return cast(RewindFilesResult, await self._live().request("rewind_files", fields) or {})
+
+    async def get_mcp_status(self) -> McpStatusResponse:
+        """Every MCP server the session knows, with its connection status."""
+        return cast(McpStatusResponse, await self._live().request("mcp_status") or {})
+
+    async def reconnect_mcp_server(self, name: str) -> None:
+        """Reconnect the MCP server ``name``."""
+        await self._live().request("mcp_reconnect", {"serverName": name})
+
+    async def toggle_mcp_server(self, name: str, enabled: bool) -> None:
+        """Enable or disable the MCP server ``name``."""
+        await self._live().request("mcp_toggle", {"serverName": name, "enabled": enabled})
+
+    async def stop_task(self, task_id: str) -> None:
+        """Stop a background task; a ``task_notification`` with status ``stopped`` follows."""
+        await self._live().request("stop_task", {"task_id": task_id})
+
+    async def get_context_usage(self, *, detail: Literal["summary", "full"] = "summary") -> ContextUsageResponse:
+        """How the context window is used.
+
+        ``"summary"`` (the default) answers locally; ``"full"`` makes the
+        binary count tokens through the API, dozens of calls per request.
+        """
+        fields = {"detail": "summary"} if detail == "summary" else {}
+        return cast(ContextUsageResponse, await self._live().request("get_context_usage", fields) or {})
+
+    async def get_usage(self) -> UsageResponse:
+        """Cost and usage of the session so far."""
+        return cast(UsageResponse, await self._live().request("get_usage") or {})
+
+    async def rename_session(self, title: str) -> None:
+        """Set the session's title."""
+        await self._live().request("rename_session", {"title": title})
+
+    async def end_session(self, reason: str = "other") -> None:
+        """Ask the binary to end the session; it exits afterwards."""
+        await self._live().request("end_session", {"reason": reason})
+
+    async def list_models(self) -> list[ModelInfo]:
+        """The models the binary offers."""
+        reply = await self._live().request("list_models") or {}
+        return cast("list[ModelInfo]", reply.get("models", []))
+
+    async def get_settings(self) -> dict[str, Any]:
+        """The effective settings and where each came from."""
+        return cast("dict[str, Any]", await self._live().request("get_settings") or {})
+
+    async def apply_flag_settings(self, settings: dict[str, Any]) -> None:
+        """Apply settings for the rest of the session, as ``--settings`` would."""
+        await self._live().request("apply_flag_settings", {"settings": settings})
+
+    async def reload_plugins(self) -> ReloadPluginsResponse:
+        """Reload plugins, commands, agents and MCP servers from disk."""
+        return cast(ReloadPluginsResponse, await self._live().request("reload_plugins") or {})

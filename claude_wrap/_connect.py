@@ -87,6 +87,7 @@ async def open_session(
         idle_timeout=options.idle_timeout,
         turn_timeout=options.turn_timeout,
     )
+    session.shutdown_grace = options.shutdown_grace
     if launch is not None:
         session.on_close.append(launch.cleanup)
     try:

@@ -1,15 +1,47 @@
-"""What the binary may ask of us: the handlers for its control requests and
-the ``initialize`` fields that announce them."""
+"""What the binary may ask of us: hook callbacks and permission prompts.
+
+``control_plane(options)`` turns the user's Python callbacks into handlers
+for the binary's control requests, plus the ``initialize`` fields that
+register them.
+
+What a raising (or timed-out) callback means, by design:
+
+* ``can_use_tool`` and hooks on ``PreToolUse`` / ``PermissionRequest`` fail
+  **closed**: the tool is denied and the exception text is the reason the
+  model sees. ``ClaudeAgentOptions(hooks_fail_open=True)`` or
+  ``HookMatcher(on_failure="continue")`` make such hooks fail open instead.
+* Hooks on every other event fail **open**: the binary gets an error reply,
+  which it treats as "no opinion", and the run goes on. A matcher with
+  ``on_failure="block"`` turns that into a block (``decision: block``).
+
+Every such failure is logged on the ``claude_wrap`` logger with its traceback.
+"""
 
 from __future__ import annotations
 
+import inspect
+import logging
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
+
+from ._hook_types import HOOK_EVENTS, HookMatcher, hook_output_to_wire
 from ._options import ClaudeAgentOptions
+from ._permission_types import ToolPermissionContext, permission_result_to_wire
 from ._session import ControlHandler
 
-__all__ = ["ControlPlane", "control_plane"]
+__all__ = ["CanUseToolShadowedWarning", "ControlPlane", "control_plane"]
+
+log = logging.getLogger("claude_wrap")
+
+# Hook events whose answer is a permission decision: a failure denies.
+_DECIDING_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
+
+
+class CanUseToolShadowedWarning(UserWarning):
+    """``can_use_tool`` is set but other options approve tools before it is asked."""
 
 
 @dataclass
@@ -20,6 +52,145 @@ class ControlPlane:
     initialize: dict[str, Any] = field(default_factory=dict)
 
 
+async def _call(callback: Any, *args: Any, timeout: float | None) -> Any:
+    """Run a sync or async user callback, under an optional time limit."""
+    with anyio.fail_after(timeout) if timeout is not None else _no_limit():
+        result = callback(*args)
+        if inspect.isawaitable(result):
+            result = await result
+    return result
+
+
+class _no_limit:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _failure_text(what: str, exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError) and not str(exc):
+        return f"{what} timed out"
+    return f"{what} raised {type(exc).__name__}: {exc}"
+
+
+def _deny_output(event: str, reason: str) -> dict[str, Any]:
+    if event == "PermissionRequest":
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PermissionRequest",
+                "decision": {"behavior": "deny", "message": reason},
+            }
+        }
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }
+    }
+
+
+@dataclass
+class _Registered:
+    callback: Any
+    event: str
+    matcher: HookMatcher
+
+
+def _hook_handler(
+    registry: dict[str, _Registered], *, fail_open: bool, timeout: float | None
+) -> ControlHandler:
+    async def handle(request: dict[str, Any]) -> dict[str, Any]:
+        callback_id = request.get("callback_id")
+        entry = registry.get(callback_id) if isinstance(callback_id, str) else None
+        if entry is None:
+            raise LookupError(f"no hook callback registered as {callback_id!r}")
+        hook_input = request.get("input") or {}
+        tool_use_id = request.get("tool_use_id")
+        try:
+            output = await _call(entry.callback, hook_input, tool_use_id, {"signal": None}, timeout=timeout)
+            return hook_output_to_wire(output)
+        except Exception as exc:
+            name = getattr(entry.callback, "__qualname__", repr(entry.callback))
+            reason = _failure_text(f"{entry.event} hook {name}", exc)
+            log.warning("claude_wrap: %s", reason, exc_info=exc)
+            policy = entry.matcher.on_failure
+            if policy is None:
+                policy = "block" if entry.event in _DECIDING_EVENTS and not fail_open else "continue"
+            if policy == "continue":
+                raise  # the binary reads an error reply as "no opinion"
+            if entry.event in _DECIDING_EVENTS:
+                return _deny_output(entry.event, reason)
+            return {"decision": "block", "reason": reason}
+
+    return handle
+
+
+def _permission_handler(callback: Any, *, timeout: float | None) -> ControlHandler:
+    async def handle(request: dict[str, Any]) -> dict[str, Any]:
+        tool_name = str(request.get("tool_name", ""))
+        tool_input = request.get("input") or {}
+        context = ToolPermissionContext.from_request(request)
+        try:
+            result = await _call(callback, tool_name, tool_input, context, timeout=timeout)
+            return permission_result_to_wire(result, tool_input)
+        except Exception as exc:
+            reason = _failure_text(f"can_use_tool for {tool_name}", exc)
+            log.warning("claude_wrap: %s", reason, exc_info=exc)
+            return {"behavior": "deny", "message": reason}
+
+    return handle
+
+
+def _warn_if_shadowed(options: ClaudeAgentOptions) -> None:
+    """The official package's warning: rules that approve a tool outright mean
+    ``can_use_tool`` is never asked about it."""
+    if options.permission_mode == "bypassPermissions":
+        warnings.warn(
+            "can_use_tool is never called with permission_mode='bypassPermissions'",
+            CanUseToolShadowedWarning,
+            stacklevel=4,
+        )
+    whole = [rule for rule in options.allowed_tools if "(" not in rule or rule.endswith(("()", "(*)"))]
+    if whole:
+        warnings.warn(
+            f"allowed_tools {whole} approve those tools outright, so can_use_tool is not asked about them",
+            CanUseToolShadowedWarning,
+            stacklevel=4,
+        )
+
+
 def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
-    """Build the control plane for ``options``."""
-    return ControlPlane()
+    """Build the handlers and ``initialize`` fields for ``options``."""
+    plane = ControlPlane()
+    if options.hooks:
+        registry: dict[str, _Registered] = {}
+        wire: dict[str, list[dict[str, Any]]] = {}
+        for event, matchers in options.hooks.items():
+            if event not in HOOK_EVENTS:
+                raise ValueError(f"unknown hook event {event!r}; known events: {', '.join(HOOK_EVENTS)}")
+            entries = []
+            for matcher in matchers:
+                if not isinstance(matcher, HookMatcher):
+                    raise TypeError(f"hooks[{event!r}] must hold HookMatcher objects, got {type(matcher).__name__}")
+                ids = []
+                for callback in matcher.hooks:
+                    callback_id = f"hook_{len(registry)}"
+                    registry[callback_id] = _Registered(callback, event, matcher)
+                    ids.append(callback_id)
+                entry: dict[str, Any] = {"matcher": matcher.matcher, "hookCallbackIds": ids}
+                if matcher.timeout is not None:
+                    entry["timeout"] = matcher.timeout
+                entries.append(entry)
+            wire[event] = entries
+        plane.initialize["hooks"] = wire
+        plane.handlers["hook_callback"] = _hook_handler(
+            registry, fail_open=options.hooks_fail_open, timeout=options.callback_timeout
+        )
+    if options.can_use_tool is not None:
+        _warn_if_shadowed(options)
+        plane.handlers["can_use_tool"] = _permission_handler(options.can_use_tool, timeout=options.callback_timeout)
+    return plane
+

@@ -98,6 +98,9 @@ class ClaudeAgentOptions:
     """Async callback deciding permission prompts (see the control-plane docs)."""
     hooks: dict[str, list[Any]] | None = None
     """Python hook callbacks by event name: ``{"PreToolUse": [HookMatcher(...)]}``."""
+    hooks_fail_open: bool = False
+    """If true, a raising ``PreToolUse``/``PermissionRequest`` hook means "no
+    opinion" instead of denying the tool."""
 
     # -- prompt and model -----------------------------------------------------
     system_prompt: Union[str, SystemPromptPreset, SystemPromptFile, None] = None
@@ -153,6 +156,9 @@ class ClaudeAgentOptions:
     (time spent in our own callbacks does not count)."""
     turn_timeout: float | None = Field(default=None, gt=0)
     """Fail a turn that runs longer than this."""
+    callback_timeout: float | None = Field(default=None, gt=0)
+    """Limit for each hook and ``can_use_tool`` call; expiry counts as a failure
+    (a denial for permission decisions)."""
     shutdown_grace: float = Field(default=5.0, ge=0)
     """Seconds to wait after closing stdin, and again after SIGTERM."""
 

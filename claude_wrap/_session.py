@@ -92,6 +92,7 @@ class Session:
         self.idle_timeout = idle_timeout
         self.turn_timeout = turn_timeout
         self.server_info: dict[str, Any] | None = None
+        self.shutdown_grace = 5.0
         self._queue: deque[Message | _Raise] = deque()
         self._pending: dict[str, _Slot] = {}
         self._inflight: dict[str, anyio.CancelScope] = {}
@@ -450,22 +451,31 @@ class Session:
         """Stop the binary and release everything; bounded, idempotent.
 
         If a turn is still running we ask the binary to interrupt it first,
-        so it stops promptly instead of finishing the turn after EOF.
+        so it stops promptly instead of finishing the turn after EOF. After
+        EOF we keep answering its requests (``SessionEnd`` hooks run then)
+        until it exits or ``shutdown_grace`` runs out; the transport then escalates.
         """
         if self._closed:
             return
         with anyio.CancelScope(shield=True):
-            if self._turns_open and not self._ended:
-                try:
-                    await self.start_request("interrupt")
-                except ClaudeSDKError:
-                    pass
-            self._closed = True
             try:
-                await self.transport.aclose()
+                if not self._ended:
+                    with anyio.move_on_after(self.shutdown_grace):
+                        if self._turns_open:
+                            await self.start_request("interrupt")
+                        if not self._eof_sent:
+                            self._eof_sent = True
+                            await self.transport.send_eof()
+                        await self._drive(lambda: False)  # until stdout ends
+            except ClaudeSDKError:
+                pass
             finally:
-                for callback in self.on_close:
-                    callback()
+                self._closed = True
+                try:
+                    await self.transport.aclose()
+                finally:
+                    for callback in self.on_close:
+                        callback()
 
 
 def _error_reply(rid: str, message: str) -> dict[str, Any]:

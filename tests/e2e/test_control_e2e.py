@@ -1,0 +1,421 @@
+"""Hooks, permissions, the client and the watchdog against the real binary."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from _procs import processes_where
+
+from claude_wrap import (
+    AssistantMessage,
+    ClaudeAgentOptions,
+    ClaudeSDKClient,
+    HookMatcher,
+    PermissionResultAllow,
+    PermissionResultDeny,
+    ResultError,
+    ResultMessage,
+    ToolPermissionContext,
+    ToolResultBlock,
+    TurnTimeoutError,
+    UserMessage,
+    query,
+)
+from claude_wrap.testing import Reply, ScriptedModel
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+Options = Callable[..., ClaudeAgentOptions]
+
+
+async def run(prompt: str, options: ClaudeAgentOptions, limit: float = 60) -> list[Any]:
+    out: list[Any] = []
+    with anyio.fail_after(limit):
+        async for message in query(prompt=prompt, options=options):
+            out.append(message)
+    return out
+
+
+def tool_results(messages: list[Any]) -> list[ToolResultBlock]:
+    return [
+        b
+        for m in messages
+        if isinstance(m, UserMessage) and isinstance(m.content, list)
+        for b in m.content
+        if isinstance(b, ToolResultBlock)
+    ]
+
+
+def bash(command: str) -> Reply:
+    return Reply.tool_use("Bash", {"command": command, "description": "run"})
+
+
+# -- hooks ---------------------------------------------------------------------
+
+
+async def test_pre_tool_use_allow_with_updated_input(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    seen: list[dict[str, Any]] = []
+
+    async def rewrite(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        seen.append(input_data)
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "allow",
+                "permissionDecisionReason": "rewritten",
+                "updatedInput": {"command": "echo rewritten > hooked.txt", "description": "x"},
+            }
+        }
+
+    scripted_model.add(bash("echo original > hooked.txt"), Reply.text("done"))
+    await run("go", make_options(hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[rewrite])]}))
+
+    assert (workdir / "hooked.txt").read_text().strip() == "rewritten"
+    assert seen[0]["tool_name"] == "Bash" and seen[0]["hook_event_name"] == "PreToolUse"
+
+
+async def test_pre_tool_use_deny_and_raising_hook_denies(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    def deny(input_data: Any, tool_use_id: str | None, context: Any) -> Any:  # a sync hook
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "not on my watch",
+            }
+        }
+
+    async def explode(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        raise RuntimeError("hook exploded")
+
+    scripted_model.add(bash("touch denied.txt"), Reply.text("ok"), bash("touch raised.txt"), Reply.text("ok"))
+    first = await run("a", make_options(hooks={"PreToolUse": [HookMatcher("Bash", [deny])]}))
+    second = await run("b", make_options(hooks={"PreToolUse": [HookMatcher("Bash", [explode])]}))
+
+    assert not (workdir / "denied.txt").exists()
+    assert not (workdir / "raised.txt").exists()
+    assert "not on my watch" in str(tool_results(first)[0].content)
+    assert "hook exploded" in str(tool_results(second)[0].content)
+    assert tool_results(second)[0].is_error
+
+
+async def test_raising_hook_can_fail_open(scripted_model: ScriptedModel, make_options: Options, workdir: Path) -> None:
+    async def explode(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        raise RuntimeError("hook exploded")
+
+    scripted_model.add(bash("touch open.txt"), Reply.text("ok"))
+    await run(
+        "go",
+        make_options(
+            hooks={"PreToolUse": [HookMatcher("Bash", [explode])]}, hooks_fail_open=True, allowed_tools=["Bash"]
+        ),
+    )
+    assert (workdir / "open.txt").exists()
+
+
+async def test_post_tool_use_context_and_updated_output(scripted_model: ScriptedModel, make_options: Options) -> None:
+    async def post(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        assert input_data["tool_response"]["stdout"] == "real-output"
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PostToolUse",
+                "additionalContext": "POST-CONTEXT-123",
+                # the shape of the tool's own output (Bash: stdout/stderr/...)
+                "updatedToolOutput": {**input_data["tool_response"], "stdout": "replaced-output"},
+            }
+        }
+
+    scripted_model.add(bash("echo real-output"), Reply.text("done"))
+    await run("go", make_options(allowed_tools=["Bash"], hooks={"PostToolUse": [HookMatcher(None, [post])]}))
+
+    seen = json.dumps(scripted_model.main_requests[1].messages)
+    assert "POST-CONTEXT-123" in seen
+    assert "replaced-output" in seen
+
+
+async def test_user_prompt_submit_context_and_block(scripted_model: ScriptedModel, make_options: Options) -> None:
+    async def add_context(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        return {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "UPS-CTX-9"}}
+
+    async def block(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        return {"decision": "block", "reason": "prompt refused by hook"}
+
+    scripted_model.add(Reply.text("fine"))
+    await run("hello", make_options(hooks={"UserPromptSubmit": [HookMatcher(None, [add_context])]}))
+    assert "UPS-CTX-9" in json.dumps(scripted_model.main_requests[0].body)
+
+    blocked = await run("forbidden", make_options(hooks={"UserPromptSubmit": [HookMatcher(None, [block])]}))
+    assert len(scripted_model.main_requests) == 1  # no model call for the blocked prompt
+    result = blocked[-1]
+    assert isinstance(result, ResultMessage) and result.num_turns == 0
+    assert "prompt refused by hook" in (result.result or "")
+
+
+async def test_stop_hook_block_calls_model_again(scripted_model: ScriptedModel, make_options: Options) -> None:
+    calls = 0
+
+    async def stop(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return {"decision": "block", "reason": "STOP-HOOK: also say bye"} if calls == 1 else {}
+
+    scripted_model.add(Reply.text("hello"), Reply.text("bye"))
+    messages = await run("hi", make_options(hooks={"Stop": [HookMatcher(None, [stop])]}))
+
+    assert calls == 2
+    assert "STOP-HOOK: also say bye" in json.dumps(scripted_model.main_requests[1].messages)
+    assert messages[-1].result == "bye"
+
+
+async def test_post_tool_use_failure_hook(scripted_model: ScriptedModel, make_options: Options) -> None:
+    failures: list[dict[str, Any]] = []
+
+    async def on_failure(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        failures.append(input_data)
+        return {}
+
+    scripted_model.add(bash("exit 3"), Reply.text("it failed"))
+    await run(
+        "fail", make_options(allowed_tools=["Bash"], hooks={"PostToolUseFailure": [HookMatcher(None, [on_failure])]})
+    )
+    assert failures and failures[0]["tool_name"] == "Bash"
+    assert failures[0]["hook_event_name"] == "PostToolUseFailure"
+
+
+async def test_session_and_compact_hooks(scripted_model: ScriptedModel, make_options: Options) -> None:
+    """In stream-json mode the binary fires SessionStart/SessionEnd around
+    ``/clear`` and ``/compact`` (not at process start or exit)."""
+    events: list[tuple[str, str]] = []
+
+    async def record(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        detail = input_data.get("source") or input_data.get("reason") or input_data.get("trigger") or ""
+        events.append((input_data["hook_event_name"], detail))
+        return {}
+
+    names = ["SessionStart", "SessionEnd", "PreCompact", "PostCompact"]
+    scripted_model.add(Reply.text("hi"), Reply.text("summary of the chat").repeat(2))
+    async with ClaudeSDKClient(make_options(hooks={n: [HookMatcher(None, [record])] for n in names})) as client:
+        for prompt in ("hi", "/compact", "/clear"):
+            await client.query(prompt)
+            async for _ in client.receive_response():
+                pass
+    assert ("PreCompact", "manual") in events and ("PostCompact", "manual") in events
+    assert events.index(("PreCompact", "manual")) < events.index(("PostCompact", "manual"))
+    assert ("SessionEnd", "clear") in events and ("SessionStart", "clear") in events
+
+
+async def test_hook_past_its_matcher_timeout_blocks_tool(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    cancelled = anyio.Event()
+
+    async def slow(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        try:
+            await anyio.sleep(30)
+        finally:
+            cancelled.set()
+        return {}
+
+    scripted_model.add(bash("touch late.txt"), Reply.text("ok"))
+    messages = await run(
+        "go", make_options(allowed_tools=["Bash"], hooks={"PreToolUse": [HookMatcher("Bash", [slow], timeout=1)]})
+    )
+    assert cancelled.is_set()  # the binary's control_cancel_request reached the callback
+    assert not (workdir / "late.txt").exists()
+    assert "timeout" in str(tool_results(messages)[0].content)
+
+
+async def test_concurrent_hooks_on_one_event(scripted_model: ScriptedModel, make_options: Options) -> None:
+    running = 0
+    peak = 0
+
+    async def hook(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        await anyio.sleep(0.3)
+        running -= 1
+        return {}
+
+    scripted_model.add(bash("echo hi"), Reply.text("ok"))
+    await run("go", make_options(allowed_tools=["Bash"], hooks={"PreToolUse": [HookMatcher(None, [hook, hook, hook])]}))
+    assert peak >= 1  # each answered; the binary decides whether to ask them together
+
+
+# -- permissions ------------------------------------------------------------------
+
+
+async def test_can_use_tool_allow_with_rewritten_input(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    contexts: list[ToolPermissionContext] = []
+
+    async def allow(tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext) -> Any:
+        contexts.append(context)
+        return PermissionResultAllow(updated_input={**tool_input, "command": "touch rewritten.txt"})
+
+    scripted_model.add(bash("touch original.txt"), Reply.text("ok"))
+    await run("go", make_options(can_use_tool=allow))
+
+    assert (workdir / "rewritten.txt").exists() and not (workdir / "original.txt").exists()
+    assert contexts[0].tool_use_id and contexts[0].suggestions
+
+
+async def test_can_use_tool_deny_with_message_and_with_interrupt(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    async def deny(tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext) -> Any:
+        return PermissionResultDeny(message="no touching today")
+
+    async def stop(tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext) -> Any:
+        return PermissionResultDeny(message="stop everything", interrupt=True)
+
+    scripted_model.add(bash("touch a.txt"), Reply.text("understood"), bash("touch b.txt"), Reply.text("never"))
+    first = await run("a", make_options(can_use_tool=deny))
+    with pytest.raises(ResultError) as info:
+        await run("b", make_options(can_use_tool=stop))
+
+    assert "no touching today" in str(tool_results(first)[0].content)
+    assert first[-1].result == "understood"
+    assert not (workdir / "a.txt").exists() and not (workdir / "b.txt").exists()
+    # interrupt=True ends the turn without another model call
+    assert len(scripted_model.main_requests) == 3
+    assert info.value.terminal_reason == "aborted_tools"
+
+
+async def test_can_use_tool_updated_permissions_persist(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    asked: list[str] = []
+
+    async def allow_always(tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext) -> Any:
+        asked.append(tool_input["command"])
+        # the binary's own suggestions: a localSettings rule, the directory and acceptEdits
+        return PermissionResultAllow(updated_permissions=context.suggestions)
+
+    scripted_model.add(bash("touch p.txt"), bash("touch p.txt"), Reply.text("ok"))
+    await run("go", make_options(can_use_tool=allow_always))
+
+    assert asked == ["touch p.txt"]  # the second identical call was not asked
+    settings = json.loads((workdir / ".claude" / "settings.local.json").read_text())
+    assert "Bash(touch p.txt)" in settings["permissions"]["allow"]
+
+
+async def test_raising_can_use_tool_denies(scripted_model: ScriptedModel, make_options: Options, workdir: Path) -> None:
+    async def explode(tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext) -> Any:
+        raise ValueError("callback bug")
+
+    scripted_model.add(bash("touch x.txt"), Reply.text("ok"))
+    messages = await run("go", make_options(can_use_tool=explode))
+    assert not (workdir / "x.txt").exists()
+    assert "callback bug" in str(tool_results(messages)[0].content)
+
+
+# -- client -------------------------------------------------------------------------
+
+
+async def test_multi_turn_client_conversation(scripted_model: ScriptedModel, make_options: Options) -> None:
+    scripted_model.add(Reply.text("first answer"), Reply.text("second answer"))
+    async with ClaudeSDKClient(make_options()) as client:
+        pid = client.pid
+        await client.query("one")
+        first = [m async for m in client.receive_response()]
+        await client.query("two")
+        second = [m async for m in client.receive_response()]
+        assert client.pid == pid  # one process, two turns
+    assert first[-1].result == "first answer" and second[-1].result == "second answer"
+    assert "first answer" in json.dumps(scripted_model.main_requests[1].messages)
+    assert pid is not None and not os.path.exists(f"/proc/{pid}")
+
+
+async def test_interrupt_during_long_running_tool(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    marker = f"claude-wrap-interrupt-{id(workdir)}"
+    scripted_model.add(Reply.tool_use("Bash", {"command": f"python3 -c 'import time; time.sleep(60)' {marker}", "description": "w"}))
+    async with ClaudeSDKClient(make_options(allowed_tools=["Bash"])) as client:
+        await client.query("run the long thing")
+        messages: list[Any] = []
+        with anyio.fail_after(60):
+            async with anyio.create_task_group() as tg:
+
+                async def interrupt_when_running() -> None:
+                    while not processes_where(cmdline_contains=marker):
+                        await anyio.sleep(0.05)
+                    queued = await client.interrupt()
+                    assert queued == []
+
+                tg.start_soon(interrupt_when_running)
+                async for message in client.receive_response():
+                    messages.append(message)
+    result = messages[-1]
+    assert isinstance(result, ResultMessage)
+    assert result.terminal_reason and result.terminal_reason.startswith("aborted")
+    assert processes_where(cmdline_contains=marker) == []
+
+
+async def test_set_model_and_permission_mode_change_requests(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    scripted_model.add(Reply.text("a"), Reply.text("b"))
+    async with ClaudeSDKClient(make_options()) as client:
+        await client.query("one")
+        [m async for m in client.receive_response()]
+        await client.set_model("sonnet")
+        await client.set_permission_mode("plan")
+        await client.query("two")
+        [m async for m in client.receive_response()]
+    first, second = scripted_model.main_requests[:2]
+    assert first.model != second.model and "sonnet" in second.model
+    assert "plan mode" in json.dumps(second.body).lower()
+    assert "plan mode" not in json.dumps(first.body).lower()
+
+
+async def test_control_calls_have_typed_replies(scripted_model: ScriptedModel, make_options: Options) -> None:
+    async with ClaudeSDKClient(make_options()) as client:
+        info = await client.get_server_info()
+        assert info and "commands" in info
+        status = await client.get_mcp_status()
+        assert status["mcpServers"] == []
+        usage = await client.get_context_usage()
+        assert usage["totalTokens"] > 0
+        assert scripted_model.requests == []  # the summary is computed without API calls
+        models = await client.list_models()
+        assert any(m.get("value") == "default" for m in models)
+        assert "session" in await client.get_usage()
+        await client.set_max_thinking_tokens(2048)
+        await client.rename_session("renamed")
+        assert await client.interrupt() == []  # idle: nothing queued
+
+
+# -- watchdog ------------------------------------------------------------------------
+
+
+async def test_idle_timeout_ends_a_stalled_run(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    scripted_model.add(Reply.stall())
+    with pytest.raises(TurnTimeoutError) as info:
+        await run("stall", make_options(idle_timeout=2))
+    assert isinstance(info.value, TimeoutError)
+    assert "idle_timeout" in str(info.value)
+    assert processes_where(cwd=workdir) == []
+
+
+async def test_turn_timeout_in_client(scripted_model: ScriptedModel, make_options: Options, workdir: Path) -> None:
+    scripted_model.add(Reply.text("slow").slow(between_events=1.0))
+    async with ClaudeSDKClient(make_options(turn_timeout=1.5, include_partial_messages=True)) as client:
+        await client.query("go")
+        with pytest.raises(TurnTimeoutError):
+            async for _ in client.receive_response():
+                pass
+    assert processes_where(cwd=workdir) == []
