@@ -33,6 +33,7 @@ _EXPORTS: dict[str, str] = {
     "find_binary": "_binary",
     "fetch_binary": "_binary",
     # option types
+    "AgentDefinition": "_agents",
     "EffortLevel": "_options",
     "PermissionMode": "_options",
     "SettingSource": "_options",
@@ -44,6 +45,7 @@ _EXPORTS: dict[str, str] = {
     "AssistantMessage": "_messages",
     "CompactBoundaryMessage": "_messages",
     "ContentBlock": "_messages",
+    "ConversationResetMessage": "_messages",
     "HookEventMessage": "_messages",
     "ImageBlock": "_messages",
     "InformationalMessage": "_messages",
@@ -126,6 +128,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "AgentDefinition",
     "ApiRetryMessage",
     "AssistantMessage",
     "AsyncHookJSONOutput",
@@ -146,6 +149,7 @@ __all__ = [
     "ControlError",
     "ControlRejectedError",
     "ControlTimeoutError",
+    "ConversationResetMessage",
     "EffortLevel",
     "HookCallback",
     "HookContext",
@@ -239,6 +243,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from ._agents import AgentDefinition
     from ._binary import BinaryInfo, binary_info, fetch_binary, find_binary
     from ._client import ClaudeSDKClient
     from ._control_plane import CanUseToolShadowedWarning
@@ -304,6 +309,7 @@ if TYPE_CHECKING:
         AssistantMessage,
         CompactBoundaryMessage,
         ContentBlock,
+        ConversationResetMessage,
         HookEventMessage,
         ImageBlock,
         InformationalMessage,

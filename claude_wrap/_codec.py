@@ -18,6 +18,7 @@ from ._exceptions import CLIJSONDecodeError
 from ._messages import (
     ApiRetryMessage,
     AssistantMessage,
+    ConversationResetMessage,
     CompactBoundaryMessage,
     ContentBlock,
     HookEventMessage,
@@ -126,6 +127,7 @@ _WireFrame = Union[
     ResultMessage,
     StreamEvent,
     RateLimitEvent,
+    ConversationResetMessage,
     ControlRequestIn,
     ControlResponseIn,
     ControlCancel,
@@ -210,7 +212,7 @@ def decode_line(line: bytes) -> Message | None:
 
 def _from_wire(wire: Any, line: bytes) -> Frame:
     # Ordered by frequency: stream events dominate partial-message runs.
-    if isinstance(wire, (StreamEvent, ResultMessage, RateLimitEvent)):
+    if isinstance(wire, (StreamEvent, ResultMessage, RateLimitEvent, ConversationResetMessage)):
         return wire
     if isinstance(wire, _AssistantFrame):
         msg = wire.message
@@ -329,6 +331,7 @@ _KNOWN_TYPES = frozenset(
         "result",
         "stream_event",
         "rate_limit_event",
+        "conversation_reset",
         "control_request",
         "control_response",
         "control_cancel_request",

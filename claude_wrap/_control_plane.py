@@ -27,6 +27,7 @@ from typing import Any
 
 import anyio
 
+from ._agents import agents_to_wire
 from ._hook_types import HOOK_EVENTS, HookMatcher, hook_output_to_wire
 from ._options import ClaudeAgentOptions
 from ._permission_types import ToolPermissionContext, permission_result_to_wire
@@ -165,6 +166,8 @@ def _warn_if_shadowed(options: ClaudeAgentOptions) -> None:
 def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
     """Build the handlers and ``initialize`` fields for ``options``."""
     plane = ControlPlane()
+    if options.agents:
+        plane.initialize["agents"] = agents_to_wire(options.agents)
     if options.hooks:
         registry: dict[str, _Registered] = {}
         wire: dict[str, list[dict[str, Any]]] = {}

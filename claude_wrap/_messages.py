@@ -20,6 +20,7 @@ __all__ = [
     "AssistantMessage",
     "CompactBoundaryMessage",
     "ContentBlock",
+    "ConversationResetMessage",
     "HookEventMessage",
     "ImageBlock",
     "InformationalMessage",
@@ -370,6 +371,14 @@ class RateLimitEvent(msgspec.Struct, frozen=True, tag_field="type", tag="rate_li
     session_id: str = ""
 
 
+class ConversationResetMessage(msgspec.Struct, frozen=True, tag_field="type", tag="conversation_reset"):
+    """The conversation was cleared (``/clear``); later turns use a new session id."""
+
+    new_conversation_id: str = ""
+    uuid: str = ""
+    session_id: str = ""
+
+
 class UnknownMessage(msgspec.Struct, frozen=True):
     """A frame this version does not know, or a known one that did not fit
     its type (then ``error`` says why). ``data`` is the frame as written."""
@@ -387,6 +396,7 @@ Message = Union[
     ResultMessage,
     StreamEvent,
     RateLimitEvent,
+    ConversationResetMessage,
     UnknownMessage,
 ]
 """Any message ``query()`` and ``ClaudeSDKClient`` yield."""

@@ -102,6 +102,10 @@ class ClaudeAgentOptions:
     """If true, a raising ``PreToolUse``/``PermissionRequest`` hook means "no
     opinion" instead of denying the tool."""
 
+    # -- subagents -------------------------------------------------------------
+    agents: dict[str, Any] | None = None
+    """Subagents by name: ``{"reviewer": AgentDefinition(description=..., prompt=...)}``."""
+
     # -- prompt and model -----------------------------------------------------
     system_prompt: Union[str, SystemPromptPreset, SystemPromptFile, None] = None
     """``None`` keeps the binary's own Claude Code prompt; a string replaces it

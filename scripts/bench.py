@@ -439,6 +439,78 @@ def bench_decode(target_messages: int, rounds: int) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------
+# control round trips (Python side only: request line in -> response line out)
+# ---------------------------------------------------------------------------
+
+ROUNDTRIP_TARGET_MS = 1.0
+
+
+async def _roundtrips(kind: str, n: int) -> list[float]:
+    from claude_wrap import ClaudeAgentOptions, HookMatcher, PermissionResultAllow
+    from claude_wrap._control_plane import control_plane
+    from claude_wrap._session import Session
+    from claude_wrap.testing import MockTransport
+
+    async def hook(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+
+    async def allow(tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        return PermissionResultAllow()
+
+    if kind == "hook":
+        options = ClaudeAgentOptions(hooks={"PreToolUse": [HookMatcher("Bash", [hook])]})
+    else:
+        options = ClaudeAgentOptions(can_use_tool=allow)
+    plane = control_plane(options)
+    transport = MockTransport(lambda frame: None)
+    session = Session(transport, handlers=plane.handlers)
+    started: dict[str, int] = {}
+    timings: list[float] = []
+    answered: set[str] = set()
+
+    def on_receive(line: bytes) -> None:
+        started[json.loads(line)["request_id"]] = time.perf_counter_ns()
+
+    def on_send(frame: dict[str, Any]) -> None:
+        rid = frame["response"]["request_id"]
+        timings.append((time.perf_counter_ns() - started[rid]) / 1e6)
+        answered.add(rid)
+
+    transport.on_receive = on_receive
+    transport.on_send = on_send
+    tool_input = {"command": "echo hi", "description": "print"}
+    for i in range(n):
+        rid = f"bench-{i}"
+        if kind == "hook":
+            body = {
+                "subtype": "hook_callback",
+                "callback_id": "hook_0",
+                "input": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": tool_input},
+                "tool_use_id": f"toolu_{i}",
+            }
+        else:
+            body = {"subtype": "can_use_tool", "tool_name": "Bash", "input": tool_input, "tool_use_id": f"toolu_{i}"}
+        transport.feed({"type": "control_request", "request_id": rid, "request": body})
+        await session._drive(lambda rid=rid: rid in answered)  # type: ignore[misc]
+    await session.aclose()
+    return timings
+
+
+def bench_roundtrip(n: int) -> dict[str, Any]:
+    import anyio
+
+    out: dict[str, Any] = {"n": n}
+    for kind in ("hook", "can_use_tool"):
+        timings = anyio.run(_roundtrips, kind, n)[n // 10 :]  # drop warm-up
+        ordered = sorted(timings)
+        out[kind] = {
+            "p50_ms": ordered[len(ordered) // 2],
+            "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+        }
+    return out
+
+
+# ---------------------------------------------------------------------------
 # report
 # ---------------------------------------------------------------------------
 
@@ -527,6 +599,17 @@ def render(results: dict[str, Any]) -> str:
             )
         )
         rows.append(("`decode_line` / stdlib", f"{d['ratio']:.2f}×", "higher is better", ""))
+    r = results.get("roundtrip")
+    if r:
+        for kind, label in (("hook", "hook_callback"), ("can_use_tool", "can_use_tool")):
+            rows.append(
+                (
+                    f"`{label}` round trip, Python side (line in → line out)",
+                    f"p50 {r[kind]['p50_ms'] * 1000:.0f} µs, p99 {r[kind]['p99_ms'] * 1000:.0f} µs",
+                    f"n={r['n']} through the real session pump, in-memory transport",
+                    f"p50 ≤ {ROUNDTRIP_TARGET_MS:.0f} ms" if kind == "hook" else "",
+                )
+            )
     header = ("measure", "median", "notes", "target")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
 
@@ -546,7 +629,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print machine-readable results")
     parser.add_argument("--record", action="store_true", help=f"re-record {FIXTURE.relative_to(ROOT)} and exit")
     parser.add_argument(
-        "--only", choices=["import", "query", "decode"], action="append", help="run only these parts (repeatable)"
+        "--only",
+        choices=["import", "query", "decode", "roundtrip"],
+        action="append",
+        help="run only these parts (repeatable)",
     )
     args = parser.parse_args(argv)
 
@@ -559,7 +645,7 @@ def main(argv: list[str] | None = None) -> int:
     import_runs = 5 if args.quick else 15
     decode_target = 50_000 if args.quick else 200_000
     decode_rounds = 3 if args.quick else 5
-    parts = set(args.only or ["import", "query", "decode"])
+    parts = set(args.only or ["import", "query", "decode", "roundtrip"])
 
     results: dict[str, Any] = {"machine": machine()}
     if "import" in parts:
@@ -570,6 +656,10 @@ def main(argv: list[str] | None = None) -> int:
     if "decode" in parts:
         log(f"decode: ~{decode_target} messages × {decode_rounds} rounds per side")
         results["decode"] = bench_decode(decode_target, decode_rounds)
+
+    if "roundtrip" in parts:
+        log("control round trips")
+        results["roundtrip"] = bench_roundtrip(500 if args.quick else 5000)
 
     if args.json:
         print(json.dumps(results, indent=2))

@@ -31,6 +31,9 @@ _EXPORTS: dict[str, str] = {
     "ScriptedThinking": "_replies",
     "ScriptedToolUse": "_replies",
     "Usage": "_replies",
+    # an in-memory stand-in for the binary
+    "MockTransport": "_mock_transport",
+    "initialize_response": "_mock_transport",
     # script files
     "load_script": "_script",
     "reply_from_json": "_script",
@@ -54,6 +57,8 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     # "X as X" marks these as re-exports for type checkers and linters.
+    from ._mock_transport import MockTransport as MockTransport
+    from ._mock_transport import initialize_response as initialize_response
     from ._recorded import RecordedRequest as RecordedRequest
     from ._replies import Matcher as Matcher
     from ._replies import Reply as Reply

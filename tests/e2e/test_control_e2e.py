@@ -13,6 +13,7 @@ import pytest
 from _procs import processes_where
 
 from claude_wrap import (
+    AgentDefinition,
     AssistantMessage,
     ClaudeAgentOptions,
     ClaudeSDKClient,
@@ -21,6 +22,8 @@ from claude_wrap import (
     PermissionResultDeny,
     ResultError,
     ResultMessage,
+    TaskNotificationMessage,
+    TaskStartedMessage,
     ToolPermissionContext,
     ToolResultBlock,
     TurnTimeoutError,
@@ -419,3 +422,41 @@ async def test_turn_timeout_in_client(scripted_model: ScriptedModel, make_option
             async for _ in client.receive_response():
                 pass
     assert processes_where(cwd=workdir) == []
+
+
+# -- subagents ------------------------------------------------------------------------
+
+
+async def test_subagent_hooks_and_parent_tool_use_id(scripted_model: ScriptedModel, make_options: Options) -> None:
+    events: list[str] = []
+
+    async def record(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        events.append(f"{input_data['hook_event_name']}:{input_data['agent_type']}")
+        return {}
+
+    def for_subagent(request: Any) -> bool:
+        return "Review the plan" in request.last_user_text
+
+    scripted_model.add(
+        Reply.tool_use(
+            "Task",
+            {"subagent_type": "reviewer", "description": "review", "prompt": "Review the plan", "run_in_background": False},
+        ),
+        Reply.text("the plan is fine").match_if(for_subagent),
+        Reply.text("all done").match_if(lambda r: not for_subagent(r)),
+    )
+    options = make_options(
+        allowed_tools=["Task"],
+        agents={"reviewer": AgentDefinition(description="Reviews plans", prompt="You review plans.", tools=["Read"])},
+        hooks={e: [HookMatcher(None, [record])] for e in ("SubagentStart", "SubagentStop")},
+    )
+    messages = await run("delegate", options)
+
+    task_id = next(b.id for m in messages if isinstance(m, AssistantMessage) for b in m.content if hasattr(b, "id"))
+    assert events == ["SubagentStart:reviewer", "SubagentStop:reviewer"]
+    assert any(isinstance(m, UserMessage) and m.parent_tool_use_id == task_id for m in messages)
+    started = [m for m in messages if isinstance(m, TaskStartedMessage)]
+    assert started and started[0].tool_use_id == task_id
+    assert any(isinstance(m, TaskNotificationMessage) and m.status == "completed" for m in messages)
+    assert "You review plans." in scripted_model.main_requests[1].system_text
+    assert messages[-1].result == "all done"

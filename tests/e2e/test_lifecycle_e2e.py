@@ -1,0 +1,111 @@
+"""No child outlives its owner: Ctrl-C and interpreter exit, in real processes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _procs import processes_where
+
+from claude_wrap.testing import Reply, ScriptedModel
+
+pytestmark = pytest.mark.e2e
+
+SCRIPT_HEAD = """
+import json, sys, anyio
+from claude_wrap import ClaudeAgentOptions, ClaudeSDKClient, query
+
+config = json.loads(sys.argv[1])
+options = ClaudeAgentOptions(env=config["env"], cwd=config["cwd"], setting_sources=[], allowed_tools=["Bash"])
+"""
+
+
+def _run_script(tmp_path: Path, body: str, config: dict[str, Any]) -> subprocess.Popen[str]:
+    import json
+
+    script = tmp_path / "owner.py"
+    script.write_text(SCRIPT_HEAD + textwrap.dedent(body))
+    return subprocess.Popen(
+        [sys.executable, str(script), json.dumps(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait_until(predicate: Any, limit: float = 30) -> None:
+    deadline = time.monotonic() + limit
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_ctrl_c_during_a_tool_leaves_no_process(
+    backend: str, scripted_model: ScriptedModel, tmp_path: Path, workdir: Path
+) -> None:
+    marker = f"claude-wrap-ctrlc-{os.getpid()}-{backend}"
+    scripted_model.add(
+        Reply.tool_use("Bash", {"command": f"python3 -c 'import time; time.sleep(120)' {marker}", "description": "w"})
+    )
+    config = {"env": scripted_model.env(tmp_path / "home"), "cwd": str(workdir)}
+    proc = _run_script(
+        tmp_path,
+        f"""
+        async def main():
+            async for message in query(prompt="run it", options=options):
+                pass
+
+        anyio.run(main, backend={backend!r})
+        """,
+        config,
+    )
+    try:
+        _wait_until(lambda: processes_where(cmdline_contains=marker))
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "KeyboardInterrupt" in stderr
+    assert processes_where(cmdline_contains=marker) == []
+    assert processes_where(cwd=workdir) == []
+
+
+def test_interpreter_exit_with_an_open_client_leaves_no_process(
+    scripted_model: ScriptedModel, tmp_path: Path, workdir: Path
+) -> None:
+    config = {"env": scripted_model.env(tmp_path / "home"), "cwd": str(workdir)}
+    proc = _run_script(
+        tmp_path,
+        """
+        async def main():
+            client = ClaudeSDKClient(options)
+            await client.connect()
+            print(client.pid, flush=True)
+            # no disconnect(): the interpreter exits with the binary running
+
+        anyio.run(main)
+        """,
+        config,
+    )
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 0, stderr
+    pid = int(stdout.split()[0])
+    _wait_until(lambda: not os.path.exists(f"/proc/{pid}") or "Z" in _state(pid), limit=10)
+    assert processes_where(cwd=workdir) == []
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].split()[0]
+    except (OSError, IndexError):
+        return ""
