@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
+from contextlib import aclosing
 from typing import Any
 
 from ._connect import open_session, result_error, user_frame
 from ._exceptions import ProcessError
 from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions
+from ._session import Session
 from ._transport import Transport
 
-__all__ = ["query"]
+__all__ = ["query", "run_prompt"]
 
 
 async def query(
@@ -41,11 +43,26 @@ async def query(
     session = await open_session(
         opts, first_message=user_frame(prompt) if single else None, transport=transport
     )
+    # aclosing: closing this generator closes the inner one at once (not at GC).
+    async with aclosing(run_prompt(session, prompt, prompt_sent=single)) as messages:
+        async for message in messages:
+            yield message
+
+
+async def run_prompt(
+    session: Session, prompt: str | AsyncIterable[dict[str, Any]], *, prompt_sent: bool = False
+) -> AsyncGenerator[Message, None]:
+    """Drive one run on a started session, then close it (shared by ``query()``
+    and pre-started sessions). ``prompt_sent``: a string prompt was already
+    written with the handshake."""
     last: ResultMessage | None = None
     failure: ProcessError | None = None
+    single = isinstance(prompt, str)
     try:
-        if not single:
-            assert not isinstance(prompt, str)
+        if isinstance(prompt, str):
+            if not prompt_sent:
+                await session.send_user(user_frame(prompt))
+        else:
             session.eof_when_idle = True
             session.feed(prompt)
         while True:
