@@ -40,7 +40,7 @@ from ._exceptions import (
     TransportClosedError,
     TurnTimeoutError,
 )
-from ._messages import Message, ResultMessage
+from ._messages import Message, ResultMessage, UnknownMessage
 from ._transport import SubprocessTransport, Transport
 
 __all__ = ["ControlHandler", "Session"]
@@ -74,6 +74,15 @@ class _Raise:
         self.error = error
 
 
+class _Ready:
+    """A message whose ``before_result`` hooks already ran."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+
+
 class Session:
     """A started transport plus the protocol state around it."""
 
@@ -93,7 +102,15 @@ class Session:
         self.turn_timeout = turn_timeout
         self.server_info: dict[str, Any] | None = None
         self.shutdown_grace = 5.0
-        self._queue: deque[Message | _Raise] = deque()
+        self._queue: deque[Message | _Raise | _Ready] = deque()
+        self.frame_taps: dict[str, Callable[[UnknownMessage], None]] = {}
+        """Frame types taken out of the message stream and handed to a callback
+        (e.g. ``transcript_mirror`` for session stores). Must not block."""
+        self.before_result: list[Callable[[ResultMessage], Awaitable[Message | None]]] = []
+        """Awaited before a ``ResultMessage`` is handed out; a returned message
+        is handed out just before the result (e.g. a mirror error)."""
+        self.before_close: list[Callable[[], Awaitable[None]]] = []
+        """Awaited on close once the binary's output has ended (final flushes)."""
         self._pending: dict[str, _Slot] = {}
         self._inflight: dict[str, anyio.CancelScope] = {}
         self._pump_lock = anyio.Lock()
@@ -223,6 +240,14 @@ class Session:
             item = self._queue.popleft()
             if isinstance(item, _Raise):
                 raise item.error
+            if isinstance(item, _Ready):
+                return item.message
+            if isinstance(item, ResultMessage) and self.before_result:
+                extra = [m for hook in self.before_result if (m := await hook(item)) is not None]
+                if extra:
+                    self._queue.appendleft(_Ready(item))
+                    self._queue.extendleft(reversed(extra[1:]))
+                    return extra[0]
             return item
         if self._end_error is not None:
             err, self._end_error = self._end_error, None
@@ -232,8 +257,9 @@ class Session:
     def queued_result(self) -> ResultMessage | None:
         """The last ``ResultMessage`` waiting in the queue, if any."""
         for item in reversed(self._queue):
-            if isinstance(item, ResultMessage):
-                return item
+            message = item.message if isinstance(item, _Ready) else item
+            if isinstance(message, ResultMessage):
+                return message
         return None
 
     @property
@@ -347,6 +373,9 @@ class Session:
             if scope is not None:
                 scope.cancel()
         else:
+            if isinstance(frame, UnknownMessage) and frame.type in self.frame_taps:
+                self.frame_taps[frame.type](frame)
+                return
             if isinstance(frame, ResultMessage) and self._turns_open:
                 self._turns_open -= 1
                 self._turn_deadline = (
@@ -459,16 +488,12 @@ class Session:
             return
         with anyio.CancelScope(shield=True):
             try:
-                if not self._ended:
-                    with anyio.move_on_after(self.shutdown_grace):
-                        if self._turns_open:
-                            await self.start_request("interrupt")
-                        if not self._eof_sent:
-                            self._eof_sent = True
-                            await self.transport.send_eof()
-                        await self._drive(lambda: False)  # until stdout ends
-            except ClaudeSDKError:
-                pass
+                await self._drain_after_eof()
+                with anyio.move_on_after(self.shutdown_grace):
+                    for hook in self.before_close:
+                        await hook()
+            except Exception:  # noqa: BLE001 - closing must finish; log and go on
+                log.warning("claude_wrap: error while closing the session", exc_info=True)
             finally:
                 self._closed = True
                 try:
@@ -476,6 +501,20 @@ class Session:
                 finally:
                     for callback in self.on_close:
                         callback()
+
+    async def _drain_after_eof(self) -> None:
+        if self._ended:
+            return
+        with anyio.move_on_after(self.shutdown_grace):
+            try:
+                if self._turns_open:
+                    await self.start_request("interrupt")
+                if not self._eof_sent:
+                    self._eof_sent = True
+                    await self.transport.send_eof()
+                await self._drive(lambda: False)  # until stdout ends
+            except ClaudeSDKError:
+                pass  # the transport is gone already; closing it is all that is left
 
 
 def _error_reply(rid: str, message: str) -> dict[str, Any]:
