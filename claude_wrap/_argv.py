@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ._exceptions import CLIConnectionError
+from ._mcp_types import wire_config
 from ._options import ClaudeAgentOptions
 
 __all__ = ["Explanation", "Launch", "build_launch", "explain"]
@@ -131,13 +132,13 @@ def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = Tru
 
     tools = options.tools
     if isinstance(tools, list):
-        argv.extend(["--tools", _csv(tools)])
+        _flag_value(argv, "--tools", _csv(tools))
     elif isinstance(tools, dict):
         argv.extend(["--tools", "default"])
     if options.allowed_tools:
-        argv.extend(["--allowedTools", _csv(options.allowed_tools)])
+        _flag_value(argv, "--allowedTools", _csv(options.allowed_tools))
     if options.disallowed_tools:
-        argv.extend(["--disallowedTools", _csv(options.disallowed_tools)])
+        _flag_value(argv, "--disallowedTools", _csv(options.disallowed_tools))
     if options.max_turns is not None:
         argv.extend(["--max-turns", str(options.max_turns)])
     if options.max_budget_usd is not None:
@@ -147,7 +148,7 @@ def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = Tru
     if options.fallback_model:
         _flag_value(argv, "--fallback-model", options.fallback_model)
     if options.betas:
-        argv.extend(["--betas", _csv(options.betas)])
+        _flag_value(argv, "--betas", _csv(options.betas))
     if options.can_use_tool is not None:
         argv.extend(["--permission-prompt-tool", "stdio"])
     elif options.permission_prompt_tool_name:
@@ -167,8 +168,16 @@ def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = Tru
         long_value("--settings", "--settings", value)
     for d in options.add_dirs:
         _flag_value(argv, "--add-dir", os.fspath(d))
+    servers = options.mcp_servers
+    if isinstance(servers, dict):
+        if servers:
+            long_value("--mcp-config", "--mcp-config", json.dumps(wire_config(servers)))
+    elif os.fspath(servers):
+        _flag_value(argv, "--mcp-config", os.fspath(servers))
     if options.include_partial_messages:
         argv.append("--include-partial-messages")
+    if options.strict_mcp_config:
+        argv.append("--strict-mcp-config")
     if options.setting_sources is not None:
         argv.append(f"--setting-sources={_csv(list(options.setting_sources))}")
     if options.effort:

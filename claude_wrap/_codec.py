@@ -189,6 +189,8 @@ def decode_frame(line: bytes) -> Frame | None:
         wire = _frame_decoder.decode(line)
     except msgspec.ValidationError:
         return _decode_slow(line)
+    except RecursionError as exc:
+        raise CLIJSONDecodeError("stdout line is nested too deeply to decode", line[:512], exc) from exc
     except msgspec.DecodeError as exc:
         if not line.strip():
             return None
@@ -275,6 +277,8 @@ def _decode_slow(line: bytes) -> Frame | None:
     """The forgiving path: unknown frame types and content blocks."""
     try:
         data = _any_decoder.decode(line)
+    except RecursionError as exc:
+        raise CLIJSONDecodeError("stdout line is nested too deeply to decode", line[:512], exc) from exc
     except msgspec.DecodeError as exc:  # pragma: no cover - the fast path saw JSON
         raise CLIJSONDecodeError(f"stdout line is not valid JSON: {exc}", line[:512], exc) from exc
     if not isinstance(data, dict):

@@ -214,6 +214,8 @@ class SubprocessTransport(Transport):
         while True:
             nl = buf.find(b"\n", self._scan)
             if nl >= 0:
+                if self._max is not None and nl - self._start > self._max:
+                    raise LineTooLongError(self._max, nl - self._start)
                 with memoryview(buf) as view:
                     line = bytes(view[self._start : nl])
                 self._start = self._scan = nl + 1

@@ -1,0 +1,125 @@
+"""The public surface: ``__all__``, lazy imports, names shared with the official package."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+
+import pytest
+
+import claude_wrap
+
+OFFICIAL_NAMES = [
+    "query",
+    "ClaudeSDKClient",
+    "ClaudeAgentOptions",
+    "AssistantMessage",
+    "UserMessage",
+    "SystemMessage",
+    "ResultMessage",
+    "StreamEvent",
+    "TextBlock",
+    "ThinkingBlock",
+    "ToolUseBlock",
+    "ToolResultBlock",
+    "ClaudeSDKError",
+    "CLIConnectionError",
+    "CLINotFoundError",
+    "ProcessError",
+    "CLIJSONDecodeError",
+]
+
+
+def test_all_is_sorted_and_unique() -> None:
+    assert claude_wrap.__all__ == sorted(claude_wrap.__all__)
+    assert len(set(claude_wrap.__all__)) == len(claude_wrap.__all__)
+
+
+@pytest.mark.parametrize("name", claude_wrap.__all__)
+def test_every_exported_name_resolves(name: str) -> None:
+    value = getattr(claude_wrap, name)
+    assert value is not None
+    # `from claude_wrap import <name>` gives the same object.
+    namespace: dict[str, object] = {}
+    exec(f"from claude_wrap import {name}", namespace)
+    assert namespace[name] is value
+
+
+def test_unknown_attribute_raises_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no_such_name"):
+        claude_wrap.no_such_name  # noqa: B018
+    assert not hasattr(claude_wrap, "_EXPORTS_typo")
+
+
+def test_dir_lists_the_public_names() -> None:
+    assert set(claude_wrap.__all__) <= set(dir(claude_wrap))
+
+
+def test_star_import_gives_all_names() -> None:
+    namespace: dict[str, object] = {}
+    exec("from claude_wrap import *", namespace)
+    assert set(claude_wrap.__all__) <= set(namespace)
+
+
+def _fresh_modules(code: str) -> dict[str, bool]:
+    script = (
+        "import sys, json\n"
+        f"{code}\n"
+        "heavy = ['anyio', 'msgspec', 'pydantic', 'mcp', 'trio', 'claude_wrap._transport', 'claude_wrap._session']\n"
+        "print(json.dumps({m: m in sys.modules for m in heavy}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_import_is_lazy() -> None:
+    loaded = _fresh_modules("import claude_wrap\nassert claude_wrap.__version__")
+    assert loaded == {m: False for m in loaded}, loaded
+
+
+def test_touching_one_name_loads_only_what_it_needs() -> None:
+    loaded = _fresh_modules("from claude_wrap import ClaudeSDKError, CLINotFoundError")
+    assert not loaded["anyio"] and not loaded["msgspec"] and not loaded["pydantic"] and not loaded["mcp"]
+
+
+def test_public_classes_report_the_package_as_their_home_or_a_private_module() -> None:
+    # Classes are defined in private modules; they must at least live inside
+    # claude_wrap so pickling/repr stay stable and users never import them
+    # from elsewhere.
+    for name in claude_wrap.__all__:
+        value = getattr(claude_wrap, name)
+        if inspect.isclass(value):
+            assert value.__module__.startswith("claude_wrap"), (name, value.__module__)
+            assert value.__name__ == name
+
+
+@pytest.mark.parametrize("name", OFFICIAL_NAMES)
+def test_official_package_names_are_importable(name: str) -> None:
+    assert name in claude_wrap.__all__
+    assert getattr(claude_wrap, name) is not None
+
+
+def test_official_error_hierarchy() -> None:
+    from claude_wrap import CLIConnectionError, CLIJSONDecodeError, ClaudeSDKError, CLINotFoundError, ProcessError
+
+    assert issubclass(CLINotFoundError, CLIConnectionError)
+    for cls in (CLIConnectionError, CLINotFoundError, ProcessError, CLIJSONDecodeError):
+        assert issubclass(cls, ClaudeSDKError)
+    assert issubclass(ClaudeSDKError, Exception)
+    err = ProcessError("binary failed", exit_code=1, stderr="Error: boom")
+    assert err.exit_code == 1
+    assert "boom" in str(err)
+
+
+def test_query_is_an_async_generator_function_and_client_an_async_context_manager() -> None:
+    assert inspect.isasyncgenfunction(claude_wrap.query)
+    assert "prompt" in inspect.signature(claude_wrap.query).parameters
+    client_cls = claude_wrap.ClaudeSDKClient
+    assert inspect.iscoroutinefunction(client_cls.__aenter__)
+    assert inspect.iscoroutinefunction(client_cls.__aexit__)
+
+
+def test_version() -> None:
+    assert claude_wrap.__version__.count(".") >= 2
