@@ -1,0 +1,121 @@
+"""What production does to a run: stopped binaries, API errors, bad callbacks.
+
+Each case ends with a typed error or a clean result, and no process left.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from _procs import processes_where
+
+from claude_wrap import (
+    ClaudeAgentOptions,
+    HookMatcher,
+    InitSystemMessage,
+    ResultError,
+    ResultMessage,
+    ToolResultBlock,
+    TurnTimeoutError,
+    UserMessage,
+    query,
+)
+from claude_wrap.testing import Reply, ScriptedModel
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+Options = Callable[..., ClaudeAgentOptions]
+
+
+async def run(prompt: str, options: ClaudeAgentOptions, limit: float = 60) -> list[Any]:
+    out: list[Any] = []
+    with anyio.fail_after(limit):
+        async for message in query(prompt=prompt, options=options):
+            out.append(message)
+    return out
+
+
+def first_tool_result(messages: list[Any]) -> ToolResultBlock:
+    return next(
+        b
+        for m in messages
+        if isinstance(m, UserMessage) and isinstance(m.content, list)
+        for b in m.content
+        if isinstance(b, ToolResultBlock)
+    )
+
+
+async def test_stopped_binary_trips_the_watchdog(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    scripted_model.add(Reply.text("never seen").slow(first_byte=1.0))
+    stopped: list[int] = []
+    with pytest.raises(TurnTimeoutError):
+        with anyio.fail_after(60):
+            async for message in query(prompt="hi", options=make_options(idle_timeout=2)):
+                if isinstance(message, InitSystemMessage):
+                    for pid in processes_where(cwd=workdir):
+                        os.kill(pid, signal.SIGSTOP)
+                        stopped.append(pid)
+    assert stopped
+    assert all(not os.path.exists(f"/proc/{pid}") for pid in stopped)
+
+
+@pytest.mark.parametrize(
+    ("status", "extra"),
+    [(401, {}), (429, {"retry_after": 1}), (529, {}), (400, {})],
+)
+async def test_api_errors_end_with_a_typed_outcome(
+    status: int, extra: dict[str, Any], scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    scripted_model.add(Reply.error(status, f"scripted {status}", **extra).sticky())
+    seen: list[Any] = []
+    with pytest.raises(ResultError) as info:
+        with anyio.fail_after(60):
+            async for message in query(prompt="hi", options=make_options()):
+                seen.append(message)
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].is_error
+    assert info.value.api_error_status == status
+    assert str(status) in str(info.value)
+
+
+async def test_hook_returning_garbage_denies(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    async def garbage(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        return "this is not a hook output"
+
+    scripted_model.add(Reply.tool_use("Bash", {"command": "touch g.txt", "description": "x"}), Reply.text("ok"))
+    messages = await run("go", make_options(allowed_tools=["Bash"], hooks={"PreToolUse": [HookMatcher(None, [garbage])]}))
+    assert not (workdir / "g.txt").exists()
+    assert "TypeError" in str(first_tool_result(messages).content)
+
+
+async def test_hanging_callback_times_out_and_denies(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    async def hang(tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        await anyio.sleep(3600)
+
+    scripted_model.add(Reply.tool_use("Bash", {"command": "touch h.txt", "description": "x"}), Reply.text("ok"))
+    messages = await run("go", make_options(can_use_tool=hang, callback_timeout=1))
+    assert not (workdir / "h.txt").exists()
+    assert "timed out" in str(first_tool_result(messages).content)
+    assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "ok"
+
+
+async def test_stdout_line_limit_is_a_typed_error_and_kills_nothing_else(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    from claude_wrap import LineTooLongError
+
+    scripted_model.add(Reply.text("x" * 200_000))
+    with pytest.raises(LineTooLongError):
+        await run("big", make_options(max_buffer_size=100_000))
+    assert processes_where(cwd=workdir) == []
