@@ -1,0 +1,98 @@
+"""MCP server configurations accepted by ``ClaudeAgentOptions.mcp_servers``.
+
+Plain ``TypedDict``s with the official package's names and keys: stdio, SSE
+and HTTP servers run outside Python and are started (or called) by the
+binary itself; an ``sdk`` server runs inside this process and is reached
+through ``mcp_message`` control requests. This module imports nothing heavy,
+because ``ClaudeAgentOptions`` needs it at definition time.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+from typing_extensions import NotRequired, TypedDict
+
+__all__ = [
+    "McpHttpServerConfig",
+    "McpSSEServerConfig",
+    "McpSdkServerConfig",
+    "McpServerConfig",
+    "McpStdioServerConfig",
+]
+
+
+class McpStdioServerConfig(TypedDict):
+    """A server the binary starts as a subprocess and talks to over stdin/stdout."""
+
+    type: NotRequired[Literal["stdio"]]
+    command: str
+    args: NotRequired[list[str]]
+    env: NotRequired[dict[str, str]]
+
+
+class McpSSEServerConfig(TypedDict):
+    """A remote server reached over Server-Sent Events."""
+
+    type: Literal["sse"]
+    url: str
+    headers: NotRequired[dict[str, str]]
+
+
+class McpHttpServerConfig(TypedDict):
+    """A remote server reached over streamable HTTP."""
+
+    type: Literal["http"]
+    url: str
+    headers: NotRequired[dict[str, str]]
+
+
+class McpSdkServerConfig(TypedDict):
+    """An in-process server: made by ``create_sdk_mcp_server()``, or any
+    ``mcp`` low-level ``Server`` as ``instance`` (needs the ``mcp`` extra)."""
+
+    type: Literal["sdk"]
+    name: str
+    instance: Any
+
+
+McpServerConfig = Union[McpStdioServerConfig, McpSSEServerConfig, McpHttpServerConfig, McpSdkServerConfig]
+"""Any one entry of ``ClaudeAgentOptions.mcp_servers``."""
+
+_KNOWN_TYPES = ("stdio", "sse", "http", "sdk")
+
+
+def check_server_config(name: str, config: Any) -> None:
+    """Raise ``ValueError`` naming the entry if ``config`` cannot be a server config.
+
+    Only the keys that decide how the binary reaches the server are checked;
+    anything else passes through to the binary, which knows more types
+    (``ws``, ``claudeai-proxy``) than we model here.
+    """
+    if not isinstance(config, dict):
+        raise ValueError(f"mcp_servers[{name!r}] must be a dict, got {type(config).__name__}")
+    kind = config.get("type", "stdio")
+    if kind == "sdk":
+        if config.get("instance") is None:
+            raise ValueError(
+                f"mcp_servers[{name!r}] is an sdk server without an instance; build it with create_sdk_mcp_server()"
+            )
+    elif kind == "stdio":
+        if not isinstance(config.get("command"), str) or not config["command"]:
+            raise ValueError(f"mcp_servers[{name!r}] is a stdio server and needs a 'command' string")
+    elif kind in ("sse", "http"):
+        if not isinstance(config.get("url"), str) or not config["url"]:
+            raise ValueError(f"mcp_servers[{name!r}] is an {kind} server and needs a 'url' string")
+    elif not isinstance(kind, str):
+        raise ValueError(f"mcp_servers[{name!r}]['type'] must be one of {', '.join(_KNOWN_TYPES)}")
+
+
+def wire_config(servers: dict[str, Any]) -> dict[str, Any]:
+    """The ``--mcp-config`` JSON object: sdk entries lose their live ``instance``."""
+    out: dict[str, Any] = {}
+    for name, config in servers.items():
+        if config.get("type") == "sdk":
+            out[name] = {"type": "sdk", "name": name}
+        else:
+            out[name] = dict(config)
+    return {"mcpServers": out}
