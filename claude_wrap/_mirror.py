@@ -1,0 +1,382 @@
+"""Wiring a ``SessionStore`` into a run: mirroring out, materializing in.
+
+Out: with ``--session-mirror`` the binary writes ``transcript_mirror``
+frames (``{"filePath", "entries"}``) next to its messages. ``MirrorBatcher``
+takes them out of the stream (``Session.frame_taps``), groups them per file
+and appends them to the store before each ``ResultMessage`` is handed out
+(``Session.before_result``), at close (``Session.before_close``), and, in
+``"eager"`` mode or once a batch is large, before the next stdout line is
+read (``MirroringTransport``). No background task is involved, in keeping
+with the pull-based session.
+
+Failures: each append is tried three times with backoff. A batch that still
+fails stays queued, so the next flush sends it again, and the failure is
+reported in the stream as a ``MirrorErrorMessage`` just before the result.
+The turn itself always completes: the local transcript is intact.
+
+In: resuming from a store on a host that never saw the session writes the
+transcript into a private temporary config dir (0700, files 0600), runs the
+binary with ``CLAUDE_CONFIG_DIR`` pointing there, and removes it at close.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import msgspec
+
+from ._messages import Message, MirrorErrorMessage, ResultMessage, UnknownMessage
+from ._session_store import SessionKey, SessionStore, file_path_to_session_key, implements
+from ._transcripts import config_dir, is_uuid, project_key_for_directory
+from ._transport import SubprocessTransport
+
+if TYPE_CHECKING:
+    from ._options import ClaudeAgentOptions
+    from ._session import Session
+
+__all__ = ["Materialized", "MirrorBatcher", "MirroringTransport", "attach_mirror", "materialize_resume"]
+
+log = logging.getLogger("claude_wrap")
+
+MAX_PENDING_ENTRIES = 500
+MAX_PENDING_BYTES = 1 << 20
+# While the store is down, failed batches are kept for the next flush up to
+# this size; beyond it the oldest are dropped (and that is reported).
+MAX_RETAINED_BYTES = 64 << 20
+APPEND_ATTEMPTS = 3
+APPEND_BACKOFF = (0.2, 0.8)
+SEND_TIMEOUT = 60.0
+
+Entries = list[dict[str, Any]]
+
+
+class MirrorBatcher:
+    """Queues ``transcript_mirror`` frames and appends them to a store."""
+
+    def __init__(
+        self,
+        store: SessionStore,
+        projects_dir: str | os.PathLike[str],
+        *,
+        eager: bool = False,
+        send_timeout: float = SEND_TIMEOUT,
+        max_pending_entries: int = MAX_PENDING_ENTRIES,
+        max_pending_bytes: int = MAX_PENDING_BYTES,
+        max_retained_bytes: int = MAX_RETAINED_BYTES,
+        backoff: tuple[float, ...] = APPEND_BACKOFF,
+    ) -> None:
+        self.store = store
+        self.projects_dir = os.fspath(projects_dir)
+        self.eager = eager
+        self.send_timeout = send_timeout
+        self.max_pending_entries = max_pending_entries
+        self.max_pending_bytes = max_pending_bytes
+        self.max_retained_bytes = max_retained_bytes
+        self.backoff = backoff
+        self._pending: list[tuple[str, Entries, int]] = []
+        self._entries = 0
+        self._bytes = 0
+        self._errors: list[MirrorErrorMessage] = []
+        self._lock: anyio.Lock | None = None
+        self.appended = 0
+        """Entries written to the store so far (for tests and benchmarks)."""
+
+    # -- in ----------------------------------------------------------------------
+
+    def enqueue(self, frame: UnknownMessage) -> None:
+        """A ``Session.frame_taps`` callback: queue one frame; never blocks."""
+        path, entries = frame.data.get("filePath"), frame.data.get("entries")
+        if not isinstance(path, str) or not isinstance(entries, list) or not entries:
+            return
+        entries = [e for e in entries if isinstance(e, dict)]
+        size = len(msgspec.json.encode(entries))
+        self._pending.append((path, entries, size))
+        self._entries += len(entries)
+        self._bytes += size
+
+    @property
+    def pending(self) -> int:
+        """Entries queued and not yet in the store."""
+        return self._entries
+
+    @property
+    def due(self) -> bool:
+        """Whether a flush should happen now rather than at the next result."""
+        if not self._pending:
+            return False
+        return self.eager or self._entries > self.max_pending_entries or self._bytes > self.max_pending_bytes
+
+    # -- out ---------------------------------------------------------------------
+
+    async def flush_if_due(self) -> None:
+        """Flush when ``due`` (called before each stdout line is read)."""
+        if self.due:
+            await self.flush()
+
+    async def flush(self) -> None:
+        """Append everything queued. Never raises: failures are kept for the
+        next flush and reported through ``take_error()``."""
+        if self._lock is None:
+            self._lock = anyio.Lock()
+        async with self._lock:
+            # Shielded: an append cut off half way would be sent twice.
+            with anyio.CancelScope(shield=True):
+                await self._flush_locked()
+
+    async def _flush_locked(self) -> None:
+        items, self._pending = self._pending, []
+        self._entries = self._bytes = 0
+        by_path: dict[str, tuple[Entries, int]] = {}
+        for path, entries, size in items:
+            got, total = by_path.get(path, ([], 0))
+            got.extend(entries)
+            by_path[path] = (got, total + size)
+        kept: list[tuple[str, Entries, int]] = []
+        for path, (entries, size) in by_path.items():
+            key = file_path_to_session_key(path, self.projects_dir)
+            if key is None:
+                log.warning("claude_wrap: transcript %s is outside %s; not mirrored", path, self.projects_dir)
+                continue
+            error, retry = await self._send(key, entries)
+            if error is None:
+                self.appended += len(entries)
+                continue
+            log.warning("claude_wrap: mirroring %d entries to the session store failed: %s", len(entries), error)
+            self._report(key, error)
+            if retry:
+                kept.append((path, entries, size))
+        if kept:
+            # Before anything queued meanwhile, so the store keeps file order.
+            self._pending[:0] = kept
+            self._recount()
+            self._trim()
+
+    async def _send(self, key: SessionKey, entries: Entries) -> tuple[str | None, bool]:
+        """(error or None, whether the batch may be sent again)."""
+        last: Exception | None = None
+        for attempt in range(len(self.backoff) + 1):
+            if attempt:
+                await anyio.sleep(self.backoff[attempt - 1])
+            try:
+                with anyio.fail_after(self.send_timeout):
+                    await self.store.append(key, entries)
+                return None, True
+            except TimeoutError:
+                # It may still land: sending it again could duplicate it.
+                return f"append timed out after {self.send_timeout:g} s", False
+            except Exception as exc:  # noqa: BLE001 - the store is user code
+                last = exc
+        return f"{type(last).__name__}: {last}", True
+
+    def _recount(self) -> None:
+        self._entries = sum(len(e) for _, e, _ in self._pending)
+        self._bytes = sum(s for _, _, s in self._pending)
+
+    def _trim(self) -> None:
+        dropped = 0
+        while self._bytes > self.max_retained_bytes and len(self._pending) > 1:
+            path, entries, size = self._pending.pop(0)
+            dropped += len(entries)
+            self._bytes -= size
+            self._entries -= len(entries)
+        if dropped:
+            self._report(None, f"the session store is unreachable; dropped {dropped} queued entries")
+
+    def _report(self, key: SessionKey | None, error: str) -> None:
+        data = {"type": "system", "subtype": "mirror_error", "key": key, "error": error}
+        self._errors.append(MirrorErrorMessage(subtype="mirror_error", data=data, key=dict(key) if key else None, error=error))
+
+    def take_error(self) -> MirrorErrorMessage | None:
+        """The failures since the last call, as one message (or ``None``)."""
+        if not self._errors:
+            return None
+        errors, self._errors = self._errors, []
+        if len(errors) == 1:
+            return errors[0]
+        text = "; ".join(e.error for e in errors)
+        data = {**errors[0].data, "error": text}
+        return MirrorErrorMessage(subtype="mirror_error", data=data, key=errors[0].key, error=text)
+
+    async def before_result(self, result: ResultMessage) -> Message | None:
+        """A ``Session.before_result`` hook: the turn's entries reach the
+        store before its result is handed out."""
+        await self.flush()
+        return self.take_error()
+
+    async def close(self) -> None:
+        """A ``Session.before_close`` hook: the final flush."""
+        await self.flush()
+        error = self.take_error()
+        if error is not None or self._pending:
+            log.error(
+                "claude_wrap: %d transcript entries were not mirrored at close: %s",
+                self._entries,
+                error.error if error else "still queued",
+            )
+
+
+class MirroringTransport(SubprocessTransport):
+    """The binary's process, with a hook awaited before each stdout line is
+    read: where eager (and oversized) mirror batches are flushed."""
+
+    before_receive: Callable[[], Awaitable[None]] | None = None
+
+    async def receive(self) -> bytes | None:
+        if self.before_receive is not None:
+            await self.before_receive()
+        return await super().receive()
+
+
+def attach_mirror(session: Session, options: ClaudeAgentOptions, env: dict[str, str] | None) -> MirrorBatcher | None:
+    """Mirror a session's transcript to ``options.session_store``."""
+    store = options.session_store
+    if store is None:
+        return None
+    batcher = MirrorBatcher(store, config_dir(env) / "projects", eager=options.session_store_flush == "eager")
+    session.frame_taps["transcript_mirror"] = batcher.enqueue
+    session.before_result.append(batcher.before_result)
+    session.before_close.append(batcher.close)
+    if isinstance(session.transport, MirroringTransport):
+        session.transport.before_receive = batcher.flush_if_due
+    return batcher
+
+
+# -- resume from a store ---------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Materialized:
+    """A session copied out of a store into a private config dir."""
+
+    options: ClaudeAgentOptions
+    directory: str
+
+    def cleanup(self) -> None:
+        """Remove the private config dir."""
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+
+
+def _jsonl(entries: Entries) -> bytes:
+    return b"".join(msgspec.json.encode(e) + b"\n" for e in entries)
+
+
+async def _bounded(seconds: float, what: str, call: Awaitable[Any]) -> Any:
+    try:
+        with anyio.fail_after(seconds):
+            return await call
+    except TimeoutError:
+        raise TimeoutError(f"the session store did not answer {what} within {seconds:g} s (load_timeout_ms)") from None
+
+
+async def materialize_resume(options: ClaudeAgentOptions) -> Materialized | None:
+    """If ``options`` resume (or continue) a session held by its store, copy
+    it into a private config dir and return options that run there.
+
+    Returns ``None`` when there is nothing to materialize (no store, a new
+    session, a resume id that is not a UUID, or a session the store does not
+    have: then the binary looks on the local disk as usual).
+    """
+    store = options.session_store
+    if store is None or not (options.resume or options.continue_conversation):
+        return None
+    limit = options.load_timeout_ms / 1000
+    cwd = options.cwd if options.cwd is not None else os.getcwd()
+    project = project_key_for_directory(cwd)
+    entries: Entries | None = None
+    session_id = options.resume
+    if session_id is not None:
+        if not is_uuid(session_id):
+            return None
+        entries = await _bounded(limit, "load", store.load({"project_key": project, "session_id": session_id}))
+    else:
+        listing = await _bounded(limit, "list_sessions", store.list_sessions(project))
+        for item in sorted(listing, key=lambda s: s["mtime"], reverse=True):
+            got = await _bounded(limit, "load", store.load({"project_key": project, "session_id": item["session_id"]}))
+            if got and not got[0].get("isSidechain"):
+                session_id, entries = item["session_id"], got
+                break
+    if not entries or session_id is None:
+        return None
+    directory = tempfile.mkdtemp(prefix="claude-resume-")  # mode 0700
+    try:
+        base = Path(directory) / "projects" / project
+        _write_private(base / f"{session_id}.jsonl", _jsonl(entries))
+        if implements(store, "list_subkeys"):
+            subkeys = await _bounded(limit, "list_subkeys", store.list_subkeys({"project_key": project, "session_id": session_id}))
+            for sub in subkeys:
+                parts = sub.split("/")
+                if not sub or sub.startswith("/") or any(p in ("", ".", "..") for p in parts):
+                    log.warning("claude_wrap: skipped unsafe session store subpath %r", sub)
+                    continue
+                got = await _bounded(limit, "load", store.load({"project_key": project, "session_id": session_id, "subpath": sub}))
+                meta = [e for e in got or [] if e.get("type") == "agent_metadata"]
+                rest = [e for e in got or [] if e.get("type") != "agent_metadata"]
+                target = base / session_id / Path(*parts)
+                _write_private(target.with_name(target.name + ".jsonl"), _jsonl(rest))
+                if meta:
+                    sidecar = {k: v for k, v in meta[-1].items() if k != "type"}
+                    _write_private(target.with_name(target.name + ".meta.json"), json.dumps(sidecar).encode())
+        _copy_auth(options.env, Path(directory))
+    except BaseException:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise
+    env = {**options.env, "CLAUDE_CONFIG_DIR": directory}
+    new = dataclasses.replace(options, env=env, resume=session_id, continue_conversation=False)
+    return Materialized(options=new, directory=directory)
+
+
+def _copy_auth(env: dict[str, str], target: Path) -> None:
+    """Carry the user's login and settings into the private config dir."""
+    source = config_dir(env)
+    explicit = bool(env.get("CLAUDE_CONFIG_DIR") or os.environ.get("CLAUDE_CONFIG_DIR"))
+    # Without CLAUDE_CONFIG_DIR the binary keeps .claude.json in $HOME, not in ~/.claude.
+    state = source / ".claude.json" if explicit else source.parent / ".claude.json"
+    for src, name, clean in (
+        (state, ".claude.json", None),
+        (source / ".credentials.json", ".credentials.json", _strip_refresh_token),
+        (source / "settings.json", "settings.json", _strip_settings),
+    ):
+        try:
+            raw = src.read_bytes()
+        except OSError:
+            continue
+        if clean is not None:
+            try:
+                raw = json.dumps(clean(json.loads(raw))).encode()
+            except (ValueError, TypeError, AttributeError):
+                continue
+        _write_private(target / name, raw)
+
+
+def _strip_refresh_token(data: Any) -> Any:
+    # Two hosts refreshing one token would log each other out.
+    oauth = data.get("claudeAiOauth") if isinstance(data, dict) else None
+    if isinstance(oauth, dict):
+        oauth.pop("refreshToken", None)
+    return data
+
+
+def _strip_settings(data: Any) -> Any:
+    if isinstance(data, dict):
+        data.pop("enabledPlugins", None)
+        data.pop("extraKnownMarketplaces", None)
+        env = data.get("env")
+        if isinstance(env, dict):
+            env.pop("CLAUDE_CONFIG_DIR", None)
+    return data

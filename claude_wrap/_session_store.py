@@ -1,0 +1,188 @@
+"""The ``SessionStore`` protocol, its key types, and the in-memory store.
+
+A session store keeps transcripts outside the machine that ran them, so any
+host can list, read and resume any session. Entries are the binary's own
+JSONL objects, opaque to the store. A key names one transcript file:
+``{"project_key", "session_id"}`` for a session's main transcript, plus
+``"subpath"`` (e.g. ``"subagents/agent-<id>"``) for a subagent's.
+
+Importing this module is cheap (stdlib only): ``ClaudeAgentOptions`` refers
+to the protocol.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from typing_extensions import NotRequired, TypedDict
+
+__all__ = [
+    "InMemorySessionStore",
+    "SessionKey",
+    "SessionListSubkeysKey",
+    "SessionStore",
+    "SessionStoreEntry",
+    "SessionStoreFlushMode",
+    "SessionStoreListEntry",
+    "file_path_to_session_key",
+    "implements",
+    "now_ms",
+]
+
+SessionStoreEntry = dict[str, Any]
+"""One transcript entry (a JSONL object). Stores must keep them as they are."""
+
+SessionStoreFlushMode = Literal["batched", "eager"]
+"""``"batched"``: mirror at each result and at close; ``"eager"``: every frame."""
+
+
+class SessionKey(TypedDict):
+    """Names one transcript: a session's main one, or a ``subpath`` of it."""
+
+    project_key: str
+    session_id: str
+    subpath: NotRequired[str]
+
+
+class SessionListSubkeysKey(TypedDict):
+    """A session, for ``list_subkeys``."""
+
+    project_key: str
+    session_id: str
+
+
+class SessionStoreListEntry(TypedDict):
+    """A session in ``list_sessions``: its id and last write (epoch ms)."""
+
+    session_id: str
+    mtime: int
+
+
+class SessionStore(Protocol):
+    """Where mirrored transcripts live.
+
+    ``append`` and ``load`` are required. ``list_sessions``, ``delete`` and
+    ``list_subkeys`` are optional: a store that subclasses this protocol and
+    does not override them (or a duck-typed store without them) does not
+    support them, and the helpers that need them say so.
+    """
+
+    async def append(self, key: SessionKey, entries: list[SessionStoreEntry]) -> None:
+        """Add ``entries`` after the ones already stored under ``key``, in order,
+        atomically if possible. ``append(key, [])`` does nothing."""
+        ...
+
+    async def load(self, key: SessionKey) -> list[SessionStoreEntry] | None:
+        """Every entry under ``key`` in append order, or ``None`` if there are none."""
+        ...
+
+    async def list_sessions(self, project_key: str) -> list[SessionStoreListEntry]:
+        """Sessions (main transcripts only) of a project, with their mtimes."""
+        raise NotImplementedError
+
+    async def delete(self, key: SessionKey) -> None:
+        """Remove a transcript; a main key also removes its subkeys."""
+        raise NotImplementedError
+
+    async def list_subkeys(self, key: SessionListSubkeysKey) -> list[str]:
+        """The subpaths stored under a session (not the main transcript)."""
+        raise NotImplementedError
+
+
+def implements(store: object, method: str) -> bool:
+    """Whether ``store`` really provides an optional protocol method."""
+    impl = getattr(type(store), method, None)
+    if impl is None:
+        return callable(getattr(store, method, None))
+    return impl is not getattr(SessionStore, method, None)
+
+
+def now_ms() -> int:
+    """The current time in epoch milliseconds (store mtimes)."""
+    return int(time.time() * 1000)
+
+
+def key_parts(key: SessionKey) -> tuple[str, str, str]:
+    """``(project_key, session_id, subpath)`` with ``""`` for the main transcript."""
+    return key["project_key"], key["session_id"], key.get("subpath") or ""
+
+
+class InMemorySessionStore(SessionStore):
+    """A store in a dict: for tests and development (lost at exit)."""
+
+    def __init__(self) -> None:
+        self._data: dict[tuple[str, str, str], list[SessionStoreEntry]] = {}
+        self._mtimes: dict[tuple[str, str, str], int] = {}
+
+    async def append(self, key: SessionKey, entries: list[SessionStoreEntry]) -> None:
+        if not entries:
+            return
+        parts = key_parts(key)
+        self._data.setdefault(parts, []).extend(entries)
+        self._mtimes[parts] = now_ms()
+
+    async def load(self, key: SessionKey) -> list[SessionStoreEntry] | None:
+        entries = self._data.get(key_parts(key))
+        return None if not entries else list(entries)
+
+    async def list_sessions(self, project_key: str) -> list[SessionStoreListEntry]:
+        return [
+            {"session_id": sid, "mtime": self._mtimes[(pk, sid, sub)]}
+            for (pk, sid, sub) in self._data
+            if pk == project_key and not sub
+        ]
+
+    async def delete(self, key: SessionKey) -> None:
+        pk, sid, sub = key_parts(key)
+        doomed = [k for k in self._data if k[:2] == (pk, sid) and (not sub or k[2] == sub)]
+        for k in doomed:
+            del self._data[k]
+            self._mtimes.pop(k, None)
+
+    async def list_subkeys(self, key: SessionListSubkeysKey) -> list[str]:
+        return sorted(sub for (pk, sid, sub) in self._data if (pk, sid) == (key["project_key"], key["session_id"]) and sub)
+
+    def get_entries(self, key: SessionKey) -> list[SessionStoreEntry]:
+        """Test helper: the entries under ``key`` (empty if none)."""
+        return list(self._data.get(key_parts(key), []))
+
+    @property
+    def size(self) -> int:
+        """Test helper: how many sessions (main transcripts) are stored."""
+        return sum(1 for k in self._data if not k[2])
+
+    def clear(self) -> None:
+        """Test helper: forget everything."""
+        self._data.clear()
+        self._mtimes.clear()
+
+
+def file_path_to_session_key(file_path: str, projects_dir: str | os.PathLike[str]) -> SessionKey | None:
+    """The key for a transcript path under ``projects_dir``, or ``None``.
+
+    ``<projects>/<project>/<id>.jsonl`` is a main transcript;
+    ``<projects>/<project>/<id>/subagents/.../agent-<x>.jsonl`` a subkey
+    (``subpath`` joined with ``/``, without ``.jsonl``).
+    """
+    rel: str | None = None
+    for base in (os.fspath(projects_dir), os.path.realpath(projects_dir)):
+        try:
+            candidate = os.path.relpath(file_path, base)
+        except ValueError:
+            continue
+        if not candidate.startswith("..") and not os.path.isabs(candidate):
+            rel = candidate
+            break
+    if rel is None:
+        return None
+    parts = list(Path(rel).parts)
+    if len(parts) == 2 and parts[1].endswith(".jsonl"):
+        return {"project_key": parts[0], "session_id": parts[1][: -len(".jsonl")]}
+    if len(parts) >= 4 and parts[-1].endswith(".jsonl"):
+        sub = parts[2:]
+        sub[-1] = sub[-1][: -len(".jsonl")]
+        return {"project_key": parts[0], "session_id": parts[1], "subpath": "/".join(sub)}
+    return None

@@ -1,0 +1,162 @@
+"""``SQLiteSessionStore``: the embedded default store (standard library only).
+
+One SQLite file, in WAL mode, shared safely by several processes: each
+append is one ``BEGIN IMMEDIATE`` transaction, and readers never block the
+writer. Calls run in a worker thread so the event loop never waits on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import anyio.to_thread
+
+from ._session_store import (
+    SessionKey,
+    SessionListSubkeysKey,
+    SessionStore,
+    SessionStoreEntry,
+    SessionStoreListEntry,
+    key_parts,
+    now_ms,
+)
+
+__all__ = ["SQLiteSessionStore"]
+
+T = TypeVar("T")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS session_entries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    project_key TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    subpath TEXT NOT NULL DEFAULT '',
+    entry TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS session_entries_key ON session_entries (project_key, session_id, subpath, seq);
+CREATE TABLE IF NOT EXISTS session_files (
+    project_key TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    subpath TEXT NOT NULL DEFAULT '',
+    mtime INTEGER NOT NULL,
+    PRIMARY KEY (project_key, session_id, subpath)
+);
+"""
+
+
+class SQLiteSessionStore(SessionStore):
+    """A session store in one SQLite file (created if missing).
+
+    ``path`` may be ``":memory:"`` for a private, process-local store.
+    ``timeout`` is how long a writer waits for another process's lock.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
+        self.path = os.fspath(path)
+        self.timeout = timeout
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+        if self.path != ":memory:":
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; safe with WAL
+        conn.executescript(_SCHEMA)
+        weakref.finalize(self, conn.close)  # no unclosed-connection warning at exit
+        return conn
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def call() -> T:
+            # One connection per store, used by one thread at a time.
+            with self._lock:
+                if self._conn is None:
+                    self._conn = self._connect()
+                return fn(self._conn)
+
+        return await anyio.to_thread.run_sync(call)
+
+    async def append(self, key: SessionKey, entries: list[SessionStoreEntry]) -> None:
+        if not entries:
+            return
+        pk, sid, sub = key_parts(key)
+        rows = [(pk, sid, sub, json.dumps(e, ensure_ascii=False, separators=(",", ":"))) for e in entries]
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany(
+                    "INSERT INTO session_entries (project_key, session_id, subpath, entry) VALUES (?, ?, ?, ?)", rows
+                )
+                conn.execute(
+                    "INSERT INTO session_files VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET mtime = excluded.mtime",
+                    (pk, sid, sub, now_ms()),
+                )
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+        await self._run(write)
+
+    async def load(self, key: SessionKey) -> list[SessionStoreEntry] | None:
+        def read(conn: sqlite3.Connection) -> list[Any]:
+            cur = conn.execute(
+                "SELECT entry FROM session_entries WHERE project_key = ? AND session_id = ? AND subpath = ? ORDER BY seq",
+                key_parts(key),
+            )
+            return [json.loads(row[0]) for row in cur]
+
+        entries = await self._run(read)
+        return entries or None
+
+    async def list_sessions(self, project_key: str) -> list[SessionStoreListEntry]:
+        def read(conn: sqlite3.Connection) -> list[SessionStoreListEntry]:
+            cur = conn.execute(
+                "SELECT session_id, mtime FROM session_files WHERE project_key = ? AND subpath = ''", (project_key,)
+            )
+            return [{"session_id": sid, "mtime": int(mtime)} for sid, mtime in cur]
+
+        return await self._run(read)
+
+    async def delete(self, key: SessionKey) -> None:
+        pk, sid, sub = key_parts(key)
+        where = "project_key = ? AND session_id = ?" + (" AND subpath = ?" if sub else "")
+        args = (pk, sid, sub) if sub else (pk, sid)
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute(f"DELETE FROM session_entries WHERE {where}", args)
+                conn.execute(f"DELETE FROM session_files WHERE {where}", args)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+        await self._run(write)
+
+    async def list_subkeys(self, key: SessionListSubkeysKey) -> list[str]:
+        def read(conn: sqlite3.Connection) -> list[str]:
+            cur = conn.execute(
+                "SELECT subpath FROM session_files WHERE project_key = ? AND session_id = ? AND subpath != '' "
+                "ORDER BY subpath",
+                (key["project_key"], key["session_id"]),
+            )
+            return [row[0] for row in cur]
+
+        return await self._run(read)
+
+    def close(self) -> None:
+        """Close the connection (it is reopened on the next call)."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

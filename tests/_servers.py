@@ -1,0 +1,152 @@
+"""Real PostgreSQL and Redis servers on loopback, for the session-store tests.
+
+`scripts/ci_services.sh` installs the Debian packages; these helpers start
+private instances (own data dir under a temp dir, own port) and stop them.
+Also used by `scripts/bench_sessions.py`. Registered as a pytest plugin by
+tests/conftest.py, so the session fixtures below exist once per test run.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_port(port: int, proc: subprocess.Popen[bytes] | None = None, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
+
+
+class PostgresServer:
+    """A throwaway cluster: initdb + pg_ctl, trust auth on 127.0.0.1."""
+
+    def __init__(self, *, durable: bool = False) -> None:
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4]))
+        found = bins[-1] if bins else shutil.which("pg_ctl")
+        if not found:
+            raise RuntimeError("PostgreSQL is not installed: run scripts/ci_services.sh")
+        self.bin = os.path.dirname(found)
+        self.port = free_port()
+        self.root = tempfile.mkdtemp(prefix="cw-pg-")
+        self.data = os.path.join(self.root, "data")
+        self.durable = durable
+        # initdb refuses to run as root: use the packaged "postgres" account then.
+        self.user = None
+        if os.geteuid() == 0:
+            self.user = "postgres" if _has_user("postgres") else "nobody"
+            entry = pwd.getpwnam(self.user)
+            os.chown(self.root, entry.pw_uid, entry.pw_gid)
+        self._run([os.path.join(self.bin, "initdb"), "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, argv: list[str]) -> None:
+        if self.user is not None:
+            argv = ["runuser", "-u", self.user, "--", *argv]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"{argv} failed ({done.returncode}): {done.stdout}\n{done.stderr}")
+
+    def start(self) -> None:
+        opts = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1"
+        if not self.durable:
+            opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        self._run([os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-l", os.path.join(self.root, "log"), "-o", opts, "-w", "-t", "60", "start"])
+        _wait_port(self.port)
+
+    def stop(self) -> None:
+        self._run([os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-m", "fast", "-w", "-t", "60", "stop"])
+
+    def destroy(self) -> None:
+        try:
+            self.stop()
+        except RuntimeError:
+            pass
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class RedisServer:
+    """``redis-server`` as a child process; an append-only file if ``persistent``."""
+
+    def __init__(self, *, persistent: bool = False) -> None:
+        self.persistent = persistent
+        self.exe = shutil.which("redis-server")
+        if not self.exe:
+            raise RuntimeError("redis-server is not installed: run scripts/ci_services.sh")
+        self.port = free_port()
+        self.root = tempfile.mkdtemp(prefix="cw-redis-")
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        aof = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else ["--appendonly", "no"]
+        argv = [self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", *aof,
+                "--daemonize", "no", "--dir", self.root, "--loglevel", "warning"]  # fmt: skip
+        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait_port(self.port, self.proc)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+    def destroy(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _has_user(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A private PostgreSQL server for the whole test run."""
+    server = PostgresServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.destroy()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A private Redis server for the whole test run."""
+    server = RedisServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.destroy()
