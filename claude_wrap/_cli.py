@@ -1,0 +1,510 @@
+"""The ``claude-wrap`` command line (also ``python -m claude_wrap``).
+
+    claude-wrap run "prompt" [--model M] [--cwd DIR] [--allowed-tools T ...]
+                             [--max-turns N] [--permission-mode M] [--json]
+    claude-wrap doctor        which binary and why, its version, auth, API, config dir
+    claude-wrap version       claude_wrap, pinned and found Claude Code versions
+    claude-wrap fetch-binary  fetch, verify and cache the pinned binary
+
+Only the standard library is imported at module level, so ``--help`` and
+argument errors are instant; the rest of claude_wrap is imported by the
+command that needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from claude_wrap._binary import BinaryInfo
+    from claude_wrap._messages import (
+        Message,
+        ResultMessage,
+        ToolResultBlock,
+        ToolUseBlock,
+    )
+
+__all__ = ["add_fetch_arguments", "fetch_main", "main", "run_fetch"]
+
+PROG = "claude-wrap"
+DEFAULT_API_URL = "https://api.anthropic.com"
+AUTH_VARIABLES = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
+PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto")
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+# --------------------------------------------------------------------------- fetch-binary
+
+
+def add_fetch_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``fetch-binary`` (shared with ``scripts/fetch_binary.py``)."""
+    parser.add_argument(
+        "--platform",
+        help="platform package to fetch, e.g. linux-x64, darwin-arm64, win32-x64 (default: this machine)",
+    )
+    parser.add_argument("--force", action="store_true", help="fetch and install again even if a verified copy exists")
+    parser.add_argument("--verify", action="store_true", help="re-hash the cached copy instead of trusting its marker")
+    parser.add_argument(
+        "--from-tarball",
+        metavar="PATH",
+        type=Path,
+        help="install from this npm tarball (as written by `npm pack`) instead of running npm",
+    )
+    parser.add_argument(
+        "--print-path",
+        action="store_true",
+        help="print only the binary's path on stdout (status goes to stderr)",
+    )
+
+
+def run_fetch(args: argparse.Namespace, *, prog: str = PROG) -> int:
+    """Run ``fetch-binary`` with parsed arguments; returns the exit code."""
+    from claude_wrap import _binary
+    from claude_wrap._exceptions import ClaudeSDKError
+
+    status = sys.stderr if args.print_path else sys.stdout
+    try:
+        res = _binary.ensure_binary(args.platform, force=args.force, verify=args.verify, tarball=args.from_tarball)
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; nothing was installed", file=sys.stderr)
+        return 130
+    except (ClaudeSDKError, OSError) as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 1
+
+    what = f"Claude Code {res.version} ({res.platform})"
+    if res.action == "cached":
+        print(f"verified copy of {what} already at {res.path}", file=status)
+    elif res.action == "reverified":
+        print(f"re-hashed and verified {what} at {res.path} in {res.seconds:.1f} s", file=status)
+    else:
+        source = f"from {res.tarball}" if res.tarball else "with npm pack"
+        print(f"fetched and verified {what} {source} in {res.seconds:.1f} s: {res.path}", file=status)
+    if args.print_path:
+        print(res.path)
+    return 0
+
+
+def fetch_main(argv: Sequence[str] | None = None, *, prog: str = "fetch_binary.py") -> int:
+    """Entry point of ``scripts/fetch_binary.py``: the ``fetch-binary`` command alone."""
+    parser = argparse.ArgumentParser(prog=prog, description="Fetch, verify and cache the pinned Claude Code binary.")
+    add_fetch_arguments(parser)
+    return run_fetch(parser.parse_args(argv), prog=prog)
+
+
+# --------------------------------------------------------------------------- run
+
+
+def _short(text: str, width: int = 80) -> str:
+    """First non-empty line, shortened to ``width`` characters (… when cut)."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    first = (lines[0] if lines else "").replace("\t", " ")
+    if len(first) > width:
+        return textwrap.shorten(first, width=width - 2, placeholder="") + " …"
+    return first + (" …" if len(lines) > 1 else "")
+
+
+def _tool_summary(block: ToolUseBlock) -> str:
+    data = block.input
+    for key in ("command", "file_path", "path", "pattern", "url", "description"):
+        if key in data:
+            return f"{block.name}({key}={_short(str(data[key]), 60)!r})"
+    args = ", ".join(f"{k}={v!r}" for k, v in data.items())
+    return f"{block.name}({_short(args, 60)})"
+
+
+def _result_text(block: ToolResultBlock) -> str:
+    content: Any = block.content
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+
+
+def _result_line(result: ResultMessage) -> str:
+    cost = "n/a" if result.total_cost_usd is None else f"${result.total_cost_usd:.4f}"
+    label = f"error ({result.subtype})" if result.is_error else result.subtype
+    return (
+        f"result: {label} · {result.num_turns} turns · cost {cost} · "
+        f"{result.duration_ms / 1000:.2f} s (API {result.duration_api_ms / 1000:.2f} s)"
+    )
+
+
+class LiveView:
+    """Renders a run for a person: streamed text, one line per tool call, a spinner.
+
+    The spinner (only on a terminal) is drawn from a helper thread while a
+    tool runs, since the run itself blocks between messages.
+    """
+
+    def __init__(self, out: IO[str], *, tty: bool) -> None:
+        self.out = out
+        self.tty = tty
+        self.result: ResultMessage | None = None
+        self._streamed = ""  # text already shown from deltas, not yet matched to a TextBlock
+        self._at_line_start = True
+        self._tools: dict[str, tuple[str, float]] = {}  # tool_use_id -> (summary, started)
+        self._lock = threading.Lock()
+        self._spinner_line = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        if tty:
+            self._thread = threading.Thread(target=self._spin, name="claude-wrap-spinner", daemon=True)
+            self._thread.start()
+
+    def close(self) -> None:
+        """Stop the spinner and end the current line."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            self._clear_spinner()
+            for summary, _ in self._tools.values():
+                self._line(f"  … {summary} (no result)")
+            self._tools.clear()
+            self._newline()
+            self.out.flush()
+
+    # -- output primitives (under the lock) --------------------------------------
+
+    def _clear_spinner(self) -> None:
+        if self._spinner_line:
+            self.out.write("\r\033[K")
+            self._spinner_line = False
+
+    def _write(self, text: str) -> None:
+        self._clear_spinner()
+        self.out.write(text)
+        if text:
+            self._at_line_start = text.endswith("\n")
+
+    def _newline(self) -> None:
+        if not self._at_line_start:
+            self._write("\n")
+
+    def _line(self, text: str) -> None:
+        self._newline()
+        self._write(text + "\n")
+
+    def _spin(self) -> None:
+        i = 0
+        while not self._stop.wait(0.1):
+            with self._lock:
+                if not self._tools or not self._at_line_start:
+                    continue
+                summary, started = next(iter(self._tools.values()))
+                more = f" (+{len(self._tools) - 1})" if len(self._tools) > 1 else ""
+                self.out.write(
+                    f"\r\033[K{SPINNER[i % len(SPINNER)]} {summary}{more} {time.monotonic() - started:.1f} s"
+                )
+                self.out.flush()
+                self._spinner_line = True
+                i += 1
+
+    # -- messages ---------------------------------------------------------------------
+
+    def handle(self, message: Message) -> None:
+        """Show one message."""
+        from claude_wrap._messages import (
+            AssistantMessage,
+            ResultMessage,
+            StreamEvent,
+            TextBlock,
+            ToolResultBlock,
+            ToolUseBlock,
+            UserMessage,
+        )
+
+        with self._lock:
+            if isinstance(message, StreamEvent):
+                event = message.event
+                delta = event.get("delta") if event.get("type") == "content_block_delta" else None
+                if isinstance(delta, dict) and delta.get("type") == "text_delta":
+                    text = str(delta.get("text", ""))
+                    self._streamed += text
+                    self._write(text)
+            elif isinstance(message, AssistantMessage):
+                for block in message.content:
+                    if isinstance(block, TextBlock):
+                        if block.text and block.text in self._streamed:
+                            self._streamed = self._streamed.replace(block.text, "", 1)
+                        elif block.text.strip():
+                            self._line(block.text.strip())
+                    elif isinstance(block, ToolUseBlock):
+                        self._newline()
+                        self._tools[block.id] = (_tool_summary(block), time.monotonic())
+            elif isinstance(message, UserMessage) and isinstance(message.content, list):
+                for block in message.content:
+                    if isinstance(block, ToolResultBlock):
+                        summary, started = self._tools.pop(block.tool_use_id, ("tool", time.monotonic()))
+                        mark = "✗" if block.is_error else "✓"
+                        took = time.monotonic() - started
+                        self._line(f"  {mark} {summary} → {_short(_result_text(block), 70)} ({took:.1f} s)")
+            elif isinstance(message, ResultMessage):
+                self.result = message
+            self.out.flush()
+
+
+def _build_options(args: argparse.Namespace) -> Any:
+    from claude_wrap import ClaudeAgentOptions
+
+    fields: dict[str, Any] = {"include_partial_messages": not args.json or args.include_partial_messages}
+    if args.model:
+        fields["model"] = args.model
+    if args.cwd:
+        fields["cwd"] = args.cwd
+    if args.allowed_tools:
+        fields["allowed_tools"] = [t for item in args.allowed_tools for t in item.split(",") if t]
+    if args.max_turns is not None:
+        fields["max_turns"] = args.max_turns
+    if args.permission_mode:
+        fields["permission_mode"] = args.permission_mode
+    if args.cli_path:
+        fields["cli_path"] = args.cli_path
+    return ClaudeAgentOptions(**fields)
+
+
+def _encode_json(message: Message) -> bytes:
+    import msgspec
+
+    return b'{"kind":"' + type(message).__name__.encode() + b'","message":' + msgspec.json.encode(message) + b"}\n"
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """``claude-wrap run``: one prompt, shown live (or as JSON lines)."""
+    from claude_wrap import sync
+    from claude_wrap._exceptions import ClaudeSDKError, ResultError
+
+    try:
+        options = _build_options(args)
+    except ValueError as exc:
+        print(f"{PROG}: invalid options: {exc}", file=sys.stderr)
+        return 2
+    view = None if args.json else LiveView(sys.stdout, tty=sys.stdout.isatty())
+    code = 0
+    try:
+        with sync.query(prompt=args.prompt, options=options) as messages:
+            for message in messages:
+                if view is None:
+                    sys.stdout.buffer.write(_encode_json(message))
+                    sys.stdout.buffer.flush()
+                else:
+                    view.handle(message)
+    except ResultError as exc:
+        code = 1
+        error: str | None = str(exc)
+    except ClaudeSDKError as exc:
+        code = 1
+        error = f"{type(exc).__name__}: {exc}"
+    except KeyboardInterrupt:
+        code, error = 130, "interrupted"
+    else:
+        error = None
+    finally:
+        if view is not None:
+            view.close()
+    if view is not None and view.result is not None:
+        print()
+        print(_result_line(view.result))
+    if error is not None:
+        print(f"{PROG}: {error}", file=sys.stderr)
+    return code
+
+
+# --------------------------------------------------------------------------- doctor
+
+
+_SOURCES = {
+    "cli_path": "given with --cli-path",
+    "env": "from $CLAUDE_WRAP_CLI",
+    "bundled": "bundled inside the installed claude_wrap package",
+    "cache": "the verified cache for the pinned version",
+    "path": "`claude` on PATH",
+}
+
+
+def _probe_api(url: str, timeout: float) -> tuple[bool, str]:
+    """Does ``url`` answer HTTP? Bounded by ``timeout`` overall, DNS included."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False, f"not an http(s) URL: {url!r}"
+    box: dict[str, Any] = {}
+
+    def probe() -> None:
+        import http.client
+
+        started = time.monotonic()
+        conn: http.client.HTTPConnection
+        try:
+            if parts.scheme == "https":
+                conn = http.client.HTTPSConnection(parts.hostname or "", parts.port, timeout=timeout)
+            else:
+                conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
+            try:
+                conn.request("HEAD", parts.path or "/")
+                status = conn.getresponse().status
+            finally:
+                conn.close()
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            box["error"] = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        else:
+            box["ok"] = f"HTTP {status} in {(time.monotonic() - started) * 1000:.0f} ms"
+
+    # A thread, so a slow DNS lookup cannot hold the command past the timeout.
+    thread = threading.Thread(target=probe, name="claude-wrap-doctor", daemon=True)
+    thread.start()
+    thread.join(timeout + 0.5)
+    if "ok" in box:
+        return True, f"answers ({box['ok']})"
+    if "error" in box:
+        return False, f"unreachable ({box['error']})"
+    return False, f"unreachable (no answer within {timeout:g} s)"
+
+
+def _config_dir() -> Path:
+    configured = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
+    return Path(configured).expanduser() if configured else Path.home() / ".claude"
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """``claude-wrap doctor``: check the set-up; non-zero exit when something is broken."""
+    from claude_wrap import _binary
+    from claude_wrap._exceptions import ClaudeSDKError
+
+    rows: list[tuple[str, str, str]] = []  # (mark, what, detail); mark: ok / warn / fail
+
+    info: BinaryInfo | None = None
+    try:
+        info = _binary.binary_info(args.cli_path)
+    except ClaudeSDKError as exc:
+        rows.append(("fail", "binary", str(exc).splitlines()[0]))
+    else:
+        why = _SOURCES.get(info.source, info.source)
+        if info.source == "path" and _binary._prefer_path(None):
+            why += f" (preferred: ${_binary.ENV_PREFER_PATH} is set)"
+        rows.append(("ok", "binary", f"{info.path} ({why})"))
+
+    try:
+        pinned: str | None = _binary.pinned_version()
+    except ClaudeSDKError:
+        pinned = None
+    if info is not None:
+        if info.version is None:
+            rows.append(("fail", "version", f"`{info.path} --version` failed: the binary does not run here"))
+        elif pinned is not None and info.version != pinned:
+            rows.append(("warn", "version", f"{info.version} (claude_wrap is tested with {pinned})"))
+        else:
+            rows.append(("ok", "version", f"{info.version} (pinned {pinned})"))
+
+    config = _config_dir()
+    present = [name for name in AUTH_VARIABLES if os.environ.get(name, "").strip()]
+    if present:
+        rows.append(("ok", "auth", f"{present[0]} is set" + (f" (also {', '.join(present[1:])})" if present[1:] else "")))
+    elif (config / ".credentials.json").is_file():
+        rows.append(("ok", "auth", f"stored login in {config / '.credentials.json'}"))
+    else:
+        rows.append(("warn", "auth", "none: set ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (or log in with `claude`)"))
+
+    base = os.environ.get("ANTHROPIC_BASE_URL", "").strip()
+    url = base or DEFAULT_API_URL
+    ok, detail = _probe_api(url, args.timeout)
+    origin = "ANTHROPIC_BASE_URL" if base else "default"
+    rows.append(("ok" if ok else "fail", "API", f"{url} ({origin}) {detail}"))
+
+    state = "exists" if config.is_dir() else "does not exist yet; created on first run"
+    origin = "CLAUDE_CONFIG_DIR" if os.environ.get("CLAUDE_CONFIG_DIR", "").strip() else "default"
+    rows.append(("ok", "config dir", f"{config} ({origin}; {state})"))
+
+    marks = {"ok": "✓", "warn": "!", "fail": "✗"}
+    print(f"{PROG} doctor")
+    for mark, what, detail in rows:
+        print(f"  {marks[mark]} {what:<11} {detail}")
+    failed = [what for mark, what, _ in rows if mark == "fail"]
+    if failed:
+        print(f"\nproblems: {', '.join(failed)}")
+        return 1
+    print("\nall good")
+    return 0
+
+
+# --------------------------------------------------------------------------- version
+
+
+def cmd_version(args: argparse.Namespace) -> int:
+    """``claude-wrap version``: our version, the pinned and the found binary's."""
+    import claude_wrap
+    from claude_wrap import _binary
+    from claude_wrap._exceptions import ClaudeSDKError
+
+    print(f"claude_wrap {claude_wrap.__version__}")
+    try:
+        print(f"pinned Claude Code {_binary.pinned_version()}")
+    except ClaudeSDKError as exc:
+        print(f"pinned Claude Code: unknown ({exc})")
+    try:
+        info = _binary.binary_info(args.cli_path)
+    except ClaudeSDKError:
+        print("found Claude Code: none")
+        return 1
+    print(f"found Claude Code {info.version or '(version unknown)'} at {info.path} ({info.source})")
+    return 0
+
+
+# --------------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``claude-wrap`` argument parser."""
+    parser = argparse.ArgumentParser(prog=PROG, description="Drive the Claude Code agent binary from the shell.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = commands.add_parser("run", help="run one prompt and show it live")
+    run.add_argument("prompt")
+    run.add_argument("--model", help="model name or alias")
+    run.add_argument("--cwd", help="working directory for the agent (default: here)")
+    run.add_argument(
+        "--allowed-tools", nargs="+", metavar="TOOL", help="tools to auto-approve (space- or comma-separated)"
+    )
+    run.add_argument("--max-turns", type=int, help="stop after this many turns")
+    run.add_argument("--permission-mode", choices=PERMISSION_MODES)
+    run.add_argument("--json", action="store_true", help="print raw messages, one JSON object per line")
+    run.add_argument(
+        "--include-partial-messages", action="store_true", help="with --json: also print streaming events"
+    )
+    run.add_argument("--cli-path", help="the Claude Code binary to use (default: discovery)")
+    run.set_defaults(func=cmd_run)
+
+    doctor = commands.add_parser("doctor", help="check the binary, auth, API and config")
+    doctor.add_argument("--timeout", type=float, default=3.0, help="API check timeout in seconds (default 3)")
+    doctor.add_argument("--cli-path", help="check this binary instead of the discovered one")
+    doctor.set_defaults(func=cmd_doctor)
+
+    version = commands.add_parser("version", help="print versions")
+    version.add_argument("--cli-path", help="report this binary instead of the discovered one")
+    version.set_defaults(func=cmd_version)
+
+    fetch = commands.add_parser("fetch-binary", help="fetch, verify and cache the pinned binary")
+    add_fetch_arguments(fetch)
+    fetch.set_defaults(func=run_fetch)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``claude-wrap`` with ``argv`` (default: the process arguments)."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    return code

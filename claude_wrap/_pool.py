@@ -1,0 +1,297 @@
+"""A warm pool: binaries spawned and initialized ahead of the prompts that need them.
+
+Starting a run costs a spawn plus the ``initialize`` handshake (the binary
+spends about 0.33 s there, more with MCP servers). A :class:`ClaudePool`
+pays that cost in the background, for one options profile, so a
+``pool.query()`` only writes the prompt::
+
+    async with ClaudePool(options, size=2) as pool:
+        async for message in pool.query(prompt="Hello"):
+            ...
+
+Structured concurrency: the pool is an async context manager that owns a
+task group. Spawning members, refilling after a member is taken, recycling
+idle members and replacing dead ones all run as tasks of that group, so no
+task outlives the ``async with`` block, and leaving it stops every member it
+still holds. A member that was handed out belongs to its run (``query()``)
+or client (``client()``), which closes it as usual.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
+from contextlib import aclosing, asynccontextmanager
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+import anyio
+import anyio.abc
+
+from ._client import ClaudeSDKClient
+from ._connect import open_session
+from ._exceptions import SessionStateError
+from ._messages import Message
+from ._options import ClaudeAgentOptions
+from ._query import run_prompt
+from ._session import Session
+
+__all__ = ["ClaudePool", "prewarm"]
+
+
+@dataclass
+class _Member:
+    session: Session
+    idle_since: float
+
+    def alive(self) -> bool:
+        return self.session.transport.returncode is None and not self.session.ended
+
+
+class ClaudePool:
+    """Keeps ``size`` binaries spawned and initialized for one options profile.
+
+    Use it as ``async with ClaudePool(options, size=N) as pool:``. Then
+
+    * ``pool.query(prompt=...)`` runs a prompt on a ready member, exactly
+      like :func:`claude_wrap.query` (same messages, same errors), minus the
+      spawn and the handshake;
+    * ``async with pool.client() as client:`` gives a connected
+      :class:`~claude_wrap.ClaudeSDKClient` on a ready member.
+
+    A taken member is replaced in the background. Members idle for more than
+    ``max_idle`` seconds are replaced by fresh ones (``None``: never), and a
+    member whose process exited is replaced when noticed (every
+    ``check_interval`` seconds, and always before a member is handed out).
+    When no member is ready, a caller waits for the next one to finish
+    starting; if starting fails, the caller gets that error.
+
+    With ``prime`` (the default), a new member is also asked for its context
+    usage summary once it is initialized: the binary answers locally (no API
+    call, nothing in the transcript) and in doing so builds the system prompt
+    and tool list that it would otherwise build on the first prompt, which
+    takes that work off the pooled query's path too.
+
+    Every member is started from the same ``options``, so everything in them
+    applies to every run: ``cwd``, ``env``, ``model``, tools, permissions,
+    hooks and ``can_use_tool`` callbacks (callbacks are wired per session, so
+    they work as in ``query()``). Options that must differ per prompt
+    (``resume``, ``session_id``, another ``cwd``) need a pool of their own or
+    a plain ``query()``. The binary's environment is taken when a member is
+    spawned, not when the prompt runs.
+    """
+
+    def __init__(
+        self,
+        options: ClaudeAgentOptions | None = None,
+        *,
+        size: int = 1,
+        max_idle: float | None = 300.0,
+        check_interval: float = 1.0,
+        prime: bool = True,
+    ) -> None:
+        if size < 1:
+            raise ValueError(f"size must be at least 1, got {size}")
+        if max_idle is not None and max_idle <= 0:
+            raise ValueError(f"max_idle must be positive or None, got {max_idle}")
+        if check_interval <= 0:
+            raise ValueError(f"check_interval must be positive, got {check_interval}")
+        self.options = options if options is not None else ClaudeAgentOptions()
+        self.size = size
+        self.max_idle = max_idle
+        self.check_interval = check_interval
+        self.prime = prime
+        self._idle: deque[_Member] = deque()
+        self._starting = 0
+        self._error: BaseException | None = None
+        self._changed = anyio.Event()
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._closed = False
+        self.spawned = 0
+        """How many members were started so far (replacements included)."""
+
+    # -- lifecycle --------------------------------------------------------------
+
+    async def __aenter__(self) -> ClaudePool:  # noqa: PYI034 - typing.Self needs 3.11
+        if self._tg is not None or self._closed:
+            raise SessionStateError("a ClaudePool can be entered once")
+        tg = anyio.create_task_group()
+        await tg.__aenter__()
+        self._tg = tg
+        tg.start_soon(self._maintain)
+        self._refill()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        tg = self._tg
+        assert tg is not None
+        self._closed = True
+        self._notify()
+        # Members still starting are cancelled (open_session stops a binary it
+        # could not finish starting); ready ones are closed here, in parallel.
+        tg.cancel_scope.cancel()
+        idle = [m.session for m in self._idle]
+        self._idle.clear()
+        try:
+            with anyio.CancelScope(shield=True):
+                async with anyio.create_task_group() as closer:
+                    for session in idle:
+                        closer.start_soon(session.aclose)
+        finally:
+            result = await tg.__aexit__(exc_type, exc, tb)
+        return result
+
+    @property
+    def ready(self) -> int:
+        """Members started and waiting for a prompt."""
+        return len(self._idle)
+
+    @property
+    def starting(self) -> int:
+        """Members being spawned and initialized right now."""
+        return self._starting
+
+    async def wait_ready(self, count: int | None = None) -> None:
+        """Wait until ``count`` members (default: ``size``) are ready.
+
+        Raises the error of a failed start if starting stopped short of it.
+        """
+        want = self.size if count is None else min(count, self.size)
+        while len(self._idle) < want:
+            self._check_open()
+            if self._error is not None and not self._starting:
+                err, self._error = self._error, None
+                raise err
+            self._refill()
+            await self._changed.wait()
+
+    # -- running prompts ------------------------------------------------------------
+
+    async def query(self, *, prompt: str | AsyncIterable[dict[str, Any]]) -> AsyncIterator[Message]:
+        """Like :func:`claude_wrap.query`, on a ready member of the pool.
+
+        The member is used for this one run and then stopped; the pool starts
+        a replacement in the background.
+        """
+        session = await self._take()
+        try:
+            async with aclosing(run_prompt(session, prompt)) as messages:
+                async for message in messages:
+                    yield message
+        finally:
+            # The generator above may never have started (closed before its
+            # first message); the session is ours either way.
+            await session.aclose()
+
+    @asynccontextmanager
+    async def client(self) -> AsyncGenerator[ClaudeSDKClient, None]:
+        """A connected :class:`~claude_wrap.ClaudeSDKClient` on a ready member.
+
+        Use as ``async with pool.client() as client:``; leaving the block
+        disconnects it (the pool starts a replacement meanwhile).
+        """
+        session = await self._take()
+        client = ClaudeSDKClient._adopt(session, self.options)
+        try:
+            yield client
+        finally:
+            await client.disconnect()
+
+    # -- members ------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise SessionStateError("the pool is closed")
+        if self._tg is None:
+            raise SessionStateError("use the pool as 'async with ClaudePool(...) as pool:'")
+
+    def _notify(self) -> None:
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    async def _take(self) -> Session:
+        while True:
+            self._check_open()
+            while self._idle:
+                member = self._idle.popleft()
+                if member.alive():
+                    self._refill()
+                    return member.session
+                self._discard(member)
+            if self._error is not None and not self._starting:
+                err, self._error = self._error, None
+                raise err
+            self._refill()
+            await self._changed.wait()
+
+    def _refill(self) -> None:
+        """Start members until ready + starting reaches ``size``."""
+        if self._closed or self._tg is None:
+            return
+        while len(self._idle) + self._starting < self.size:
+            self._starting += 1
+            self.spawned += 1
+            self._tg.start_soon(self._start_member)
+
+    async def _start_member(self) -> None:
+        try:
+            session = await open_session(self.options)
+            if self.prime:
+                try:
+                    await session.request("get_context_usage", {"detail": "summary"})
+                except BaseException:
+                    await session.aclose()
+                    raise
+        except Exception as exc:  # noqa: BLE001 - handed to whoever waits for a member
+            self._error = exc
+        else:
+            self._error = None
+            if self._closed:
+                await session.aclose()
+            else:
+                self._idle.append(_Member(session, anyio.current_time()))
+        finally:
+            self._starting -= 1
+            self._notify()
+
+    def _discard(self, member: _Member) -> None:
+        """Close a member we no longer want, in the background of the pool."""
+        assert self._tg is not None
+        self._tg.start_soon(member.session.aclose)
+
+    async def _maintain(self) -> None:
+        """Replace dead members and recycle idle ones, forever (until the pool closes)."""
+        interval = self.check_interval
+        if self.max_idle is not None:
+            interval = min(interval, self.max_idle / 2)
+        while True:
+            await anyio.sleep(interval)
+            now = anyio.current_time()
+            limit = math.inf if self.max_idle is None else self.max_idle
+            keep: deque[_Member] = deque()
+            changed = False
+            for member in self._idle:
+                if member.alive() and now - member.idle_since < limit:
+                    keep.append(member)
+                else:
+                    self._discard(member)
+                    changed = True
+            if changed:
+                self._idle = keep
+                self._refill()
+
+
+def prewarm(options: ClaudeAgentOptions | None = None, *, size: int = 1, max_idle: float | None = 300.0) -> ClaudePool:
+    """A :class:`ClaudePool` of ``size`` members for ``options``; enter it to start them.
+
+    ``async with prewarm(options, size=2) as pool:`` starts two binaries
+    right away, in the background of the pool.
+    """
+    return ClaudePool(options, size=size, max_idle=max_idle)

@@ -1,0 +1,429 @@
+"""A synchronous facade for scripts and notebooks.
+
+The same API as the async one, with plain calls and plain iterators::
+
+    from claude_wrap.sync import query, ClaudeSDKClient
+
+    for message in query(prompt="Hello"):
+        print(message)
+
+    with ClaudeSDKClient(options) as client:
+        client.query("Read setup.py")
+        for message in client.receive_response():
+            ...
+
+The async core runs on a private event loop in a helper thread (one per
+``query()`` call or client), so this works where an event loop is already
+running in the calling thread, as in Jupyter. Callbacks from the options
+(hooks, ``can_use_tool``, ``stderr``) run on that helper thread.
+
+Stopping is clean: leaving a ``for`` loop early (``break``, an exception),
+``close()`` on the iterator, or Ctrl-C (``KeyboardInterrupt``) while a call
+or an iteration is blocked cancels the work on the helper loop, stops the
+binary and everything it started, and only then returns or re-raises.
+Ctrl-C during a client call disconnects that client.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import threading
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+)
+from contextlib import AbstractContextManager
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+import anyio
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+
+from ._client import ClaudeSDKClient as _AsyncClient
+from ._exceptions import SessionStateError
+from ._messages import Message
+from ._options import ClaudeAgentOptions, PermissionMode
+from ._query import query as _async_query
+from ._transport import Transport
+
+if TYPE_CHECKING:
+    from ._control_types import (
+        ContextUsageResponse,
+        McpStatusResponse,
+        ModelInfo,
+        ReloadPluginsResponse,
+        RewindFilesResult,
+        UsageResponse,
+    )
+
+__all__ = ["ClaudeSDKClient", "MessageIterator", "query"]
+
+T = TypeVar("T")
+
+class _Cancelled(Exception):
+    """The step was cancelled from the calling thread (Ctrl-C)."""
+
+
+_END: Any = object()
+
+
+class _LoopThread:
+    """An event loop in a daemon helper thread, driven from the caller's thread."""
+
+    def __init__(self) -> None:
+        self._cm: AbstractContextManager[BlockingPortal] = start_blocking_portal(name="claude-wrap-sync")
+        self.portal = self._cm.__enter__()
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """Run ``await fn(*args)`` on the loop; on Ctrl-C cancel it, wait, re-raise."""
+        state: dict[str, Any] = {"cancelled": False, "scope": None}
+
+        async def step() -> T:
+            with anyio.CancelScope() as scope:
+                state["scope"] = scope
+                if state["cancelled"]:
+                    scope.cancel()
+                return await fn(*args)
+            raise _Cancelled
+
+        def cancel() -> None:  # runs on the loop thread, so it cannot race step()
+            state["cancelled"] = True
+            if state["scope"] is not None:
+                state["scope"].cancel()
+
+        future = self.portal.start_task_soon(step)
+        try:
+            return future.result()
+        except KeyboardInterrupt:
+            try:
+                self.portal.call(cancel)
+            except RuntimeError:  # the portal already stopped
+                pass
+            # The cancelled work (a shielded, bounded shutdown of the binary)
+            # finishes before the interrupt reaches the caller.
+            concurrent.futures.wait([future])
+            raise
+
+    def close(self) -> None:
+        """Stop the loop and join the thread; idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._cm.__exit__(None, None, None)
+
+
+async def _aiter(items: Iterable[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
+    for item in items:
+        yield item
+
+
+class MessageIterator(Iterator[Message]):
+    """A plain iterator over messages from the async core.
+
+    Close it (``close()``, ``with``, or just let the ``for`` loop end) to
+    stop the run; breaking out early and dropping the iterator also closes it.
+    """
+
+    def __init__(
+        self,
+        loop: _LoopThread,
+        messages: AsyncIterator[Message],
+        *,
+        owns_loop: bool,
+        on_interrupt: Callable[[], None] | None = None,
+    ) -> None:
+        self._loop = loop
+        self._messages = messages
+        self._owns_loop = owns_loop
+        self._on_interrupt = on_interrupt
+        self._done = False
+        self._closed = False
+
+    async def _next(self) -> Message:
+        try:
+            return await self._messages.__anext__()
+        except StopAsyncIteration:
+            return _END  # type: ignore[no-any-return]
+
+    def __iter__(self) -> MessageIterator:
+        return self
+
+    def __next__(self) -> Message:
+        if self._done or self._closed:
+            raise StopIteration
+        try:
+            message = self._loop.run(self._next)
+        except KeyboardInterrupt:
+            self._done = True
+            self.close()
+            if self._on_interrupt is not None:
+                self._on_interrupt()
+            raise
+        except BaseException:
+            self._done = True
+            self.close()
+            raise
+        if message is _END:
+            self._done = True
+            self.close()
+            raise StopIteration
+        return message
+
+    def close(self) -> None:
+        """Stop the run (if still going) and release the helper loop; idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            aclose = getattr(self._messages, "aclose", None)
+            if aclose is not None:
+                self._loop.run(aclose)
+        finally:
+            if self._owns_loop:
+                self._loop.close()
+
+    def __enter__(self) -> MessageIterator:  # noqa: PYI034 - typing.Self needs 3.11
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # `for m in query(...): break` drops the iterator: stop the run now,
+        # not at interpreter exit.
+        if not getattr(self, "_closed", True):
+            try:
+                self.close()
+            except Exception:  # noqa: BLE001, S110 - nothing to report to from __del__
+                pass
+
+
+def query(
+    *,
+    prompt: str | Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
+    options: ClaudeAgentOptions | None = None,
+    transport: Transport | None = None,
+) -> MessageIterator:
+    """Run the agent on ``prompt``; a plain iterator of its messages.
+
+    The synchronous :func:`claude_wrap.query`: same messages, same errors
+    (raised from ``next()``). ``prompt`` may also be a plain iterable of
+    stream-json ``user`` frames (read on the helper thread). The run starts
+    on the first ``next()``.
+    """
+    source: str | AsyncIterable[dict[str, Any]]
+    if isinstance(prompt, (str, AsyncIterable)):
+        source = prompt
+    else:
+        source = _aiter(prompt)
+    loop = _LoopThread()
+    return MessageIterator(loop, _async_query(prompt=source, options=options, transport=transport), owns_loop=True)
+
+
+class ClaudeSDKClient:
+    """The synchronous :class:`claude_wrap.ClaudeSDKClient`.
+
+    Use it as ``with ClaudeSDKClient(options) as client:`` or call
+    ``connect()`` and ``disconnect()``. ``receive_response()`` and
+    ``receive_messages()`` return plain iterators. Control methods such as
+    ``interrupt()`` may be called from another thread while one thread
+    iterates. Ctrl-C while a call or an iteration is blocked disconnects the
+    client (the binary stops) and re-raises ``KeyboardInterrupt``.
+    """
+
+    def __init__(self, options: ClaudeAgentOptions | None = None, transport: Transport | None = None) -> None:
+        self._client = _AsyncClient(options, transport)
+        self._loop: _LoopThread | None = None
+        self._closed = False
+
+    @property
+    def options(self) -> ClaudeAgentOptions:
+        """The options this client starts the binary with."""
+        return self._client.options
+
+    @property
+    def pid(self) -> int | None:
+        """Process id of the running binary (``None`` when not connected)."""
+        return self._client.pid
+
+    def _call(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        if self._loop is None:
+            raise SessionStateError(
+                "not connected: use 'with ClaudeSDKClient(...)' or call connect() first"
+                if not self._closed
+                else "this client was disconnected; create a new one"
+            )
+        try:
+            return self._loop.run(fn, *args)
+        except KeyboardInterrupt:
+            self.disconnect()
+            raise
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    def connect(self, prompt: str | Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]] | None = None) -> None:
+        """Start the binary and complete the handshake; optionally send a first prompt."""
+        if self._loop is not None:
+            raise SessionStateError("already connected")
+        if self._closed:
+            raise SessionStateError("this client was disconnected; create a new one")
+        source: str | AsyncIterable[dict[str, Any]] | None
+        if prompt is None or isinstance(prompt, (str, AsyncIterable)):
+            source = prompt
+        else:
+            source = _aiter(prompt)
+        self._loop = _LoopThread()
+        try:
+            self._call(self._client.connect, source)
+        except BaseException:
+            self.disconnect()
+            raise
+
+    def disconnect(self) -> None:
+        """Stop the binary and everything it started, and the helper loop. Idempotent."""
+        loop, self._loop = self._loop, None
+        self._closed = True
+        if loop is None:
+            return
+        try:
+            loop.run(self._client.disconnect)
+        finally:
+            loop.close()
+
+    def __enter__(self) -> ClaudeSDKClient:  # noqa: PYI034 - typing.Self needs 3.11
+        self.connect()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.disconnect()
+
+    # -- conversation ------------------------------------------------------------------
+
+    def query(
+        self,
+        prompt: str | Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
+        session_id: str = "default",
+        *,
+        uuid: str | None = None,
+    ) -> None:
+        """Send a prompt (or several stream-json ``user`` frames). Returns once written."""
+        source = prompt if isinstance(prompt, (str, AsyncIterable)) else _aiter(prompt)
+
+        async def send() -> None:
+            await self._client.query(source, session_id, uuid=uuid)
+
+        self._call(send)
+
+    def _iterate(self, messages: AsyncIterator[Message]) -> MessageIterator:
+        assert self._loop is not None  # _live() passed, so connect() set it
+        return MessageIterator(self._loop, messages, owns_loop=False, on_interrupt=self.disconnect)
+
+    def receive_messages(self) -> MessageIterator:
+        """Every message until the binary's output ends."""
+        self._client._live()
+        return self._iterate(self._client.receive_messages())
+
+    def receive_response(self) -> MessageIterator:
+        """Messages through the next ``ResultMessage`` (included)."""
+        self._client._live()
+        return self._iterate(self._client.receive_response())
+
+    # -- control ---------------------------------------------------------------------------
+
+    def interrupt(self) -> list[str]:
+        """Stop the current turn. Returns the uuids of user messages still queued."""
+        return self._call(self._client.interrupt)
+
+    def set_permission_mode(self, mode: PermissionMode) -> None:
+        """Change the permission mode for the rest of the session."""
+        self._call(self._client.set_permission_mode, mode)
+
+    def set_model(self, model: str | None = None) -> None:
+        """Switch the model (``None``: the default model)."""
+        self._call(self._client.set_model, model)
+
+    def get_server_info(self) -> dict[str, Any] | None:
+        """What the binary said in its ``initialize`` answer."""
+        return self._call(self._client.get_server_info)
+
+    def set_max_thinking_tokens(self, max_thinking_tokens: int | None) -> None:
+        """Limit thinking tokens per turn (``None``: the default)."""
+        self._call(self._client.set_max_thinking_tokens, max_thinking_tokens)
+
+    def rewind_files(self, user_message_id: str, *, dry_run: bool = False) -> RewindFilesResult:
+        """Undo file edits made since the user message ``user_message_id``."""
+
+        async def rewind() -> RewindFilesResult:
+            return await self._client.rewind_files(user_message_id, dry_run=dry_run)
+
+        return self._call(rewind)
+
+    def get_mcp_status(self) -> McpStatusResponse:
+        """Every MCP server the session knows, with its connection status."""
+        return self._call(self._client.get_mcp_status)
+
+    def reconnect_mcp_server(self, name: str) -> None:
+        """Reconnect the MCP server ``name``."""
+        self._call(self._client.reconnect_mcp_server, name)
+
+    def toggle_mcp_server(self, name: str, enabled: bool) -> None:
+        """Enable or disable the MCP server ``name``."""
+        self._call(self._client.toggle_mcp_server, name, enabled)
+
+    def stop_task(self, task_id: str) -> None:
+        """Stop a background task."""
+        self._call(self._client.stop_task, task_id)
+
+    def get_context_usage(self, *, detail: Literal["summary", "full"] = "summary") -> ContextUsageResponse:
+        """How the context window is used (see the async client)."""
+
+        async def usage() -> ContextUsageResponse:
+            return await self._client.get_context_usage(detail=detail)
+
+        return self._call(usage)
+
+    def get_usage(self) -> UsageResponse:
+        """Cost and usage of the session so far."""
+        return self._call(self._client.get_usage)
+
+    def rename_session(self, title: str) -> None:
+        """Set the session's title."""
+        self._call(self._client.rename_session, title)
+
+    def end_session(self, reason: str = "other") -> None:
+        """Ask the binary to end the session; it exits afterwards."""
+        self._call(self._client.end_session, reason)
+
+    def list_models(self) -> list[ModelInfo]:
+        """The models the binary offers."""
+        return self._call(self._client.list_models)
+
+    def get_settings(self) -> dict[str, Any]:
+        """The effective settings and where each came from."""
+        return self._call(self._client.get_settings)
+
+    def apply_flag_settings(self, settings: dict[str, Any]) -> None:
+        """Apply settings for the rest of the session, as ``--settings`` would."""
+        self._call(self._client.apply_flag_settings, settings)
+
+    def reload_plugins(self) -> ReloadPluginsResponse:
+        """Reload plugins, commands, agents and MCP servers from disk."""
+        return self._call(self._client.reload_plugins)
+

@@ -1,0 +1,156 @@
+"""The synchronous facade against the real binary: plain code, a running loop, Ctrl-C."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _procs import processes_where
+
+from claude_wrap import (
+    AssistantMessage,
+    ClaudeAgentOptions,
+    InitSystemMessage,
+    ResultError,
+    ResultMessage,
+    TextBlock,
+    sync,
+)
+from claude_wrap.testing import Reply, ScriptedModel
+
+pytestmark = pytest.mark.e2e
+
+Options = Callable[..., ClaudeAgentOptions]
+
+
+def _texts(messages: list[Any]) -> list[str]:
+    return [b.text for m in messages if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, TextBlock)]
+
+
+def test_query_is_a_plain_iterator(scripted_model: ScriptedModel, make_options: Options, workdir: Path) -> None:
+    scripted_model.add(Reply.text("sync hello"))
+    messages = list(sync.query(prompt="hi", options=make_options()))
+
+    assert isinstance(messages[0], InitSystemMessage)
+    assert _texts(messages) == ["sync hello"]
+    assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "sync hello"
+    assert processes_where(cwd=workdir) == []
+
+
+def test_error_result_raises_after_yielding_it(scripted_model: ScriptedModel, make_options: Options) -> None:
+    scripted_model.add(Reply.error(500, "scripted outage"))
+    seen: list[Any] = []
+    with pytest.raises(ResultError) as info:
+        for message in sync.query(prompt="hi", options=make_options()):
+            seen.append(message)
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].is_error
+    assert info.value.api_error_status == 500
+
+
+def test_break_closes_the_run(scripted_model: ScriptedModel, make_options: Options, workdir: Path) -> None:
+    scripted_model.add(Reply.tool_use("Bash", {"command": "sleep 60", "description": "wait"}))
+    for message in sync.query(prompt="go", options=make_options(allowed_tools=["Bash"])):
+        assert isinstance(message, InitSystemMessage)
+        break
+    assert processes_where(cwd=workdir) == []
+
+
+def test_client_over_two_turns(scripted_model: ScriptedModel, make_options: Options, workdir: Path) -> None:
+    scripted_model.add(Reply.text("first"), Reply.text("second"))
+    with sync.ClaudeSDKClient(make_options()) as client:
+        assert client.pid is not None
+        assert client.get_server_info() is not None
+        client.query("one")
+        first = list(client.receive_response())
+        client.query("two")
+        second = list(client.receive_response())
+    assert _texts(first) == ["first"] and _texts(second) == ["second"]
+    assert isinstance(second[-1], ResultMessage)
+    assert client.pid is None
+    assert processes_where(cwd=workdir) == []
+
+
+def test_works_inside_a_running_event_loop(scripted_model: ScriptedModel, make_options: Options, workdir: Path) -> None:
+    """As in Jupyter: the calling thread already runs a loop (and is blocked by us)."""
+    scripted_model.add(Reply.text("from a loop"), Reply.text("client in a loop"))
+
+    async def notebook_cell() -> tuple[list[Any], list[Any]]:
+        asyncio.get_running_loop()  # a loop is running in this thread
+        messages = list(sync.query(prompt="hi", options=make_options()))
+        with sync.ClaudeSDKClient(make_options()) as client:
+            client.query("hi again")
+            replies = list(client.receive_response())
+        return messages, replies
+
+    messages, replies = asyncio.run(asyncio.wait_for(notebook_cell(), 60))
+    assert _texts(messages) == ["from a loop"]
+    assert _texts(replies) == ["client in a loop"]
+    assert processes_where(cwd=workdir) == []
+
+
+def test_not_connected_client_says_so() -> None:
+    from claude_wrap import SessionStateError
+
+    client = sync.ClaudeSDKClient()
+    with pytest.raises(SessionStateError, match="not connected"):
+        client.query("x")
+    with pytest.raises(SessionStateError, match="not connected"):
+        client.receive_response()
+    client.disconnect()
+    with pytest.raises(SessionStateError, match="disconnected"):
+        client.connect()
+
+
+SCRIPT = """
+import json, sys
+from claude_wrap import ClaudeAgentOptions
+from claude_wrap import sync
+
+config = json.loads(sys.argv[1])
+options = ClaudeAgentOptions(env=config["env"], cwd=config["cwd"], setting_sources=[], allowed_tools=["Bash"])
+if config["kind"] == "query":
+    for message in sync.query(prompt="run it", options=options):
+        pass
+else:
+    with sync.ClaudeSDKClient(options) as client:
+        client.query("run it")
+        for message in client.receive_response():
+            pass
+"""
+
+
+@pytest.mark.parametrize("kind", ["query", "client"])
+def test_ctrl_c_leaves_no_process(kind: str, scripted_model: ScriptedModel, tmp_path: Path, workdir: Path) -> None:
+    marker = f"claude-wrap-sync-ctrlc-{os.getpid()}-{kind}"
+    scripted_model.add(
+        Reply.tool_use("Bash", {"command": f"python3 -c 'import time; time.sleep(120)' {marker}", "description": "w"})
+    )
+    script = tmp_path / "owner.py"
+    script.write_text(textwrap.dedent(SCRIPT))
+    config = {"env": scripted_model.env(tmp_path / "home"), "cwd": str(workdir), "kind": kind}
+    proc = subprocess.Popen(
+        [sys.executable, str(script), json.dumps(config)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not processes_where(cmdline_contains=marker):
+            assert time.monotonic() < deadline, "the tool never started"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "KeyboardInterrupt" in stderr
+    assert processes_where(cmdline_contains=marker) == []
+    assert processes_where(cwd=workdir) == []
