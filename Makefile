@@ -19,6 +19,7 @@ demo: binary
 	$(PY) scripts/demo.py
 
 test: binary
+	bash scripts/ci_services.sh
 	$(PY) -m mypy
 	$(PY) -m pytest
 

@@ -14,7 +14,6 @@ import re
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ._exceptions import CLIConnectionError
@@ -32,7 +31,36 @@ _DROPPED_ENV = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
 # Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN); stay well below.
 _ARG_LIMIT = 96 * 1024
 
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|AUTH)", re.IGNORECASE)
+_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|AUTH|HEADER)", re.IGNORECASE)
+# "scheme://user:password@host": the password part of a URL (proxies, databases).
+_URL_PASSWORD = re.compile(r"(://[^/@\s:]*):[^/@\s]*@")
+_REDACTED = "<redacted>"
+
+
+def _has_secret(value: Any) -> bool:
+    """True if a JSON value holds a non-empty value under a secret-looking key
+    (an MCP server's ``env`` token, ``headers``, a settings ``env`` key ...)."""
+    if isinstance(value, dict):
+        return any(
+            (bool(v) and _SECRET_NAME.search(str(k)) is not None) or _has_secret(v) for k, v in value.items()
+        )
+    if isinstance(value, list):
+        return any(_has_secret(v) for v in value)
+    return isinstance(value, str) and _URL_PASSWORD.search(value) is not None
+
+
+def _redact_value(value: Any, *, everything: bool = False) -> Any:
+    """A copy of a JSON value with secrets replaced by ``<redacted>``."""
+    if isinstance(value, dict):
+        return {
+            k: _redact_value(v, everything=everything or _SECRET_NAME.search(str(k)) is not None)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_redact_value(v, everything=everything) for v in value]
+    if isinstance(value, str):
+        return _REDACTED if everything and value else _URL_PASSWORD.sub(rf"\1:{_REDACTED}@", value)
+    return _REDACTED if everything and value is not None else value
 
 
 @dataclass
@@ -109,8 +137,10 @@ def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = Tru
     files: dict[str, str] = {}
     initialize: dict[str, Any] = {"subtype": "initialize", "hooks": None}
 
-    def long_value(flag: str, file_flag: str, value: str) -> None:
-        if len(value.encode("utf-8")) > _ARG_LIMIT:
+    def long_value(flag: str, file_flag: str, value: str, *, private: bool = False) -> None:
+        # ``private``: the value holds secrets, which must not show in the
+        # world-readable /proc/<pid>/cmdline; a 0600 file keeps them private.
+        if private or len(value.encode("utf-8")) > _ARG_LIMIT:
             placeholder = f"@claude-wrap-file-{len(files)}"
             files[placeholder] = value
             argv.extend([file_flag, placeholder])
@@ -163,15 +193,20 @@ def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = Tru
         argv.append(f"--session-id={options.session_id}")
     if options.fork_session:
         argv.append("--fork-session")
+    if options.session_store is not None and "session-mirror" not in options.extra_args:
+        argv.append("--session-mirror")  # transcript_mirror frames for the store
     if options.settings is not None:
-        value = options.settings if isinstance(options.settings, str) else json.dumps(options.settings)
-        long_value("--settings", "--settings", value)
+        if isinstance(options.settings, str):
+            long_value("--settings", "--settings", options.settings)
+        else:
+            long_value("--settings", "--settings", json.dumps(options.settings), private=_has_secret(options.settings))
     for d in options.add_dirs:
         _flag_value(argv, "--add-dir", os.fspath(d))
     servers = options.mcp_servers
     if isinstance(servers, dict):
         if servers:
-            long_value("--mcp-config", "--mcp-config", json.dumps(wire_config(servers)))
+            wire = wire_config(servers)
+            long_value("--mcp-config", "--mcp-config", json.dumps(wire), private=_has_secret(wire))
     elif os.fspath(servers):
         _flag_value(argv, "--mcp-config", os.fspath(servers))
     if options.include_partial_messages:
@@ -218,9 +253,21 @@ def _child_env(extra: Mapping[str, str], cwd: str | None) -> tuple[dict[str, str
 
 
 def _redact(name: str, value: str | None) -> str | None:
-    if value is None or not _SECRET_NAME.search(name):
+    if value is None:
         return value
-    return "<redacted>"
+    if _SECRET_NAME.search(name):
+        return _REDACTED
+    return _URL_PASSWORD.sub(rf"\1:{_REDACTED}@", value)
+
+
+def _redact_arg(arg: str) -> str:
+    """An argv element for display: JSON objects and URLs without their secrets."""
+    if arg.startswith("{"):
+        try:
+            return json.dumps(_redact_value(json.loads(arg)))
+        except ValueError:
+            pass
+    return _URL_PASSWORD.sub(rf"\1:{_REDACTED}@", arg)
 
 
 def explain(options: ClaudeAgentOptions) -> Explanation:
@@ -233,7 +280,7 @@ def explain(options: ClaudeAgentOptions) -> Explanation:
         cli = os.fspath(options.cli_path) if options.cli_path else "claude"
     launch = build_launch(options, cli, check_cwd=False)
     argv = [
-        f"<temp file, {len(launch.files[a])} chars>" if a in launch.files else a for a in launch.argv
+        f"<temp file, {len(launch.files[a])} chars>" if a in launch.files else _redact_arg(a) for a in launch.argv
     ]
     return Explanation(
         argv=argv,

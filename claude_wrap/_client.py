@@ -44,6 +44,16 @@ class ClaudeSDKClient:
         self._session: Session | None = None
         self._closed = False
 
+    @classmethod
+    def _adopt(cls, session: Session, options: ClaudeAgentOptions) -> ClaudeSDKClient:
+        """A connected client around a session that is already open (warm pool).
+
+        The client owns the session from now on: ``disconnect()`` stops it.
+        """
+        client = cls(options)
+        client._session = session
+        return client
+
     # -- lifecycle --------------------------------------------------------------
 
     async def connect(self, prompt: str | AsyncIterable[dict[str, Any]] | None = None) -> None:
@@ -184,6 +194,38 @@ class ClaudeSDKClient:
     async def toggle_mcp_server(self, name: str, enabled: bool) -> None:
         """Enable or disable the MCP server ``name``."""
         await self._live().request("mcp_toggle", {"serverName": name, "enabled": enabled})
+
+    def _sdk_server(self, server_name: str) -> Any:
+        servers = self.options.mcp_servers
+        config = servers.get(server_name) if isinstance(servers, dict) else None
+        if not config or config.get("type") != "sdk":
+            raise KeyError(f"no in-process (sdk) MCP server named {server_name!r} in options.mcp_servers")
+        return dict(config)["instance"]
+
+    async def add_mcp_tool(self, server_name: str, tool: Any) -> None:
+        """Add a tool (made with ``@tool``) to an in-process server while connected.
+
+        The binary is told the tool list changed and lists the tools again
+        before this returns, so the next model turn can call the new tool.
+        Remember to allow it (``allowed_tools`` or ``can_use_tool``).
+        """
+        self._sdk_server(server_name).add_tool(tool)
+        await self.notify_mcp_tools_changed(server_name)
+
+    async def remove_mcp_tool(self, server_name: str, tool_name: str) -> None:
+        """Remove a tool from an in-process server while connected."""
+        self._sdk_server(server_name).remove_tool(tool_name)
+        await self.notify_mcp_tools_changed(server_name)
+
+    async def notify_mcp_tools_changed(self, server_name: str) -> None:
+        """Tell the binary that an in-process server's tools changed.
+
+        Sends the server's ``notifications/tools/list_changed`` as a host-sent
+        ``mcp_message``; the binary then calls ``tools/list`` again.
+        """
+        self._sdk_server(server_name)
+        notification = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+        await self._live().request("mcp_message", {"server_name": server_name, "message": notification})
 
     async def stop_task(self, task_id: str) -> None:
         """Stop a background task; a ``task_notification`` with status ``stopped`` follows."""

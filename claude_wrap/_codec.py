@@ -24,6 +24,7 @@ from ._messages import (
     HookEventMessage,
     InformationalMessage,
     InitSystemMessage,
+    MirrorErrorMessage,
     Message,
     RateLimitEvent,
     ResultMessage,
@@ -161,6 +162,7 @@ _SYSTEM_TYPES: dict[str, type[SystemMessage]] = {
     "hook_started": HookEventMessage,
     "hook_progress": HookEventMessage,
     "hook_response": HookEventMessage,
+    "mirror_error": MirrorErrorMessage,
 }
 _system_decoders = {k: msgspec.json.Decoder(v) for k, v in _SYSTEM_TYPES.items()}
 

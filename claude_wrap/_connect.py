@@ -49,6 +49,14 @@ def result_error(result: ResultMessage, cause: ProcessError | None = None) -> Re
     )
 
 
+def _transport_class(options: ClaudeAgentOptions) -> type[SubprocessTransport]:
+    if options.session_store is None:
+        return SubprocessTransport
+    from ._mirror import MirroringTransport
+
+    return MirroringTransport
+
+
 async def open_session(
     options: ClaudeAgentOptions,
     *,
@@ -63,10 +71,23 @@ async def open_session(
     """
     plane = control_plane(options)
     launch = None
+    resumed = None
+    if transport is None and options.session_store is not None:
+        from ._mirror import materialize_resume
+
+        # A session held by the store is copied to a private config dir first.
+        resumed = await materialize_resume(options)
+        if resumed is not None:
+            options = resumed.options
     if transport is None:
-        launch = build_launch(options, os.fspath(find_binary(options.cli_path)))
+        try:
+            launch = build_launch(options, os.fspath(find_binary(options.cli_path)))
+        except BaseException:
+            if resumed is not None:
+                resumed.cleanup()
+            raise
         argv = launch.materialize()
-        sub = SubprocessTransport(
+        sub = _transport_class(options)(
             argv,
             env=launch.env,
             cwd=launch.cwd,
@@ -78,6 +99,8 @@ async def open_session(
             await sub.start()
         except BaseException:
             launch.cleanup()
+            if resumed is not None:
+                resumed.cleanup()
             raise
         transport = sub
     session = Session(
@@ -90,6 +113,12 @@ async def open_session(
     session.shutdown_grace = options.shutdown_grace
     if launch is not None:
         session.on_close.append(launch.cleanup)
+    if resumed is not None:
+        session.on_close.append(resumed.cleanup)
+    if options.session_store is not None:
+        from ._mirror import attach_mirror
+
+        attach_mirror(session, options, launch.env if launch is not None else dict(options.env))
     try:
         fields = dict(launch.initialize if launch is not None else {"hooks": None})
         fields.pop("subtype", None)

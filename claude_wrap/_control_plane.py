@@ -192,6 +192,16 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         plane.handlers["hook_callback"] = _hook_handler(
             registry, fail_open=options.hooks_fail_open, timeout=options.callback_timeout
         )
+    sdk_servers = (
+        {name: dict(config)["instance"] for name, config in options.mcp_servers.items() if config.get("type") == "sdk"}
+        if isinstance(options.mcp_servers, dict)
+        else {}
+    )
+    if sdk_servers:
+        from ._mcp_server import mcp_message_handler
+
+        # One handler per session: JSON-RPC ids and in-flight calls are per connection.
+        plane.handlers["mcp_message"] = mcp_message_handler(sdk_servers)
     if options.can_use_tool is not None:
         _warn_if_shadowed(options)
         plane.handlers["can_use_tool"] = _permission_handler(options.can_use_tool, timeout=options.callback_timeout)

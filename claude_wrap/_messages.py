@@ -26,6 +26,7 @@ __all__ = [
     "InformationalMessage",
     "InitSystemMessage",
     "Message",
+    "MirrorErrorMessage",
     "RateLimitEvent",
     "RateLimitInfo",
     "RedactedThinkingBlock",
@@ -312,6 +313,18 @@ class HookEventMessage(SystemMessage, frozen=True):
     hook_event_name: str = ""
     session_id: str = ""
     uuid: str = ""
+
+
+class MirrorErrorMessage(SystemMessage, frozen=True):
+    """``system/mirror_error``: mirroring the transcript to the session store
+    failed (after retries). Made by claude_wrap, never by the binary; the
+    entries stay queued and the next flush tries them again.
+
+    ``key`` is the transcript's ``SessionKey`` (``None`` if unknown).
+    """
+
+    key: dict[str, Any] | None = None
+    error: str = ""
 
 
 class ResultMessage(msgspec.Struct, frozen=True, tag_field="type", tag="result"):

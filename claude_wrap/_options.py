@@ -12,11 +12,14 @@ import dataclasses
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, SkipValidation, field_validator, model_validator
 from pydantic.dataclasses import dataclass
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import Annotated, NotRequired, TypedDict
+
+from ._mcp_types import McpServerConfig, check_server_config
+from ._session_store import SessionStore, SessionStoreFlushMode
 
 if TYPE_CHECKING:
     from ._argv import Explanation
@@ -102,6 +105,15 @@ class ClaudeAgentOptions:
     """If true, a raising ``PreToolUse``/``PermissionRequest`` hook means "no
     opinion" instead of denying the tool."""
 
+    # -- MCP servers ----------------------------------------------------------
+    mcp_servers: Union[Annotated[dict[str, McpServerConfig], SkipValidation], str, Path] = dataclasses.field(
+        default_factory=dict
+    )
+    """MCP servers by name (stdio, SSE, HTTP, or in-process ones from
+    ``create_sdk_mcp_server``), or the path of an MCP JSON config file."""
+    strict_mcp_config: bool = False
+    """Use only ``mcp_servers``, ignoring MCP servers from settings files."""
+
     # -- subagents -------------------------------------------------------------
     agents: dict[str, Any] | None = None
     """Subagents by name: ``{"reviewer": AgentDefinition(description=..., prompt=...)}``."""
@@ -129,6 +141,14 @@ class ClaudeAgentOptions:
     resume: str | None = None
     session_id: str | None = None
     fork_session: bool = False
+    session_store: Annotated[Optional[SessionStore], SkipValidation] = None
+    """Mirror every transcript to this store (``--session-mirror``), and
+    resume from it: ``resume=``/``continue_conversation`` then work on a host
+    that never saw the session. See ``SQLiteSessionStore`` and friends."""
+    session_store_flush: SessionStoreFlushMode = "batched"
+    """``"batched"``: append at each result and at close; ``"eager"``: every frame."""
+    load_timeout_ms: int = Field(default=60_000, gt=0)
+    """Limit for each store call made to resume a session."""
 
     # -- environment ----------------------------------------------------------
     cwd: Union[str, Path, None] = None
@@ -174,6 +194,16 @@ class ClaudeAgentOptions:
                 raise ValueError(f"invalid environment variable name {key!r}")
         return value
 
+    @field_validator("mcp_servers")
+    @classmethod
+    def _mcp_servers_shape(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            for name, config in value.items():
+                check_server_config(name, config)
+        elif not isinstance(value, (str, os.PathLike)):
+            raise ValueError(f"mcp_servers must be a dict of server configs or a config file path, got {value!r}")
+        return value
+
     @field_validator("output_format")
     @classmethod
     def _output_format_shape(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -205,6 +235,13 @@ class ClaudeAgentOptions:
             raise ValueError("fork_session needs resume=... or continue_conversation=True")
         if self.session_id is not None and (self.resume or self.continue_conversation) and not self.fork_session:
             raise ValueError("session_id names a new session; with resume/continue it needs fork_session=True")
+        if self.session_store is not None:
+            from ._session_store import implements
+
+            if not all(callable(getattr(self.session_store, m, None)) for m in ("append", "load")):
+                raise ValueError("session_store needs async append() and load() methods (see SessionStore)")
+            if self.continue_conversation and not implements(self.session_store, "list_sessions"):
+                raise ValueError("continue_conversation with a session_store needs a store with list_sessions()")
         if (
             self.append_system_prompt is not None
             and isinstance(self.system_prompt, dict)

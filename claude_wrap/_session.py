@@ -447,7 +447,7 @@ class Session:
             return
         self._ended = True
         if error is None or isinstance(error, TransportClosedError):
-            with anyio.move_on_after(5, shield=True):
+            with anyio.move_on_after(self.shutdown_grace, shield=True):
                 await self.transport.wait()
             code = self.transport.returncode
             if code is None and isinstance(self.transport, SubprocessTransport):

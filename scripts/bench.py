@@ -18,6 +18,14 @@ Three measurements:
    (``tests/fixtures/recorded_stream.ndjson``) against ``json.loads`` plus a
    walk of the dict that extracts the same information.
 
+Two more parts (``--only rss``, ``--only official``):
+
+* ``rss``: peak RSS growth (``ru_maxrss``) of a fresh Python process while
+  one 100 MiB JSON line streams through ``SubprocessTransport`` and is decoded.
+* ``official``: the same one-prompt query through the official
+  ``claude-agent-sdk`` (in its own venv, ``--setup-official`` creates it) and
+  through ``claude_wrap``, interleaved, plus both import times.
+
 Nothing here asserts on time: it prints what it measured.
 """
 
@@ -445,25 +453,102 @@ def bench_decode(target_messages: int, rounds: int) -> dict[str, Any]:
 ROUNDTRIP_TARGET_MS = 1.0
 
 
-async def _roundtrips(kind: str, n: int) -> list[float]:
+def _control_request(rid: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "control_request", "request_id": rid, "request": body}
+
+
+def _mcp_call(rid: str, msg_id: int, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    message = {"method": method, "jsonrpc": "2.0", "id": msg_id, "params": params}
+    return _control_request(rid, {"subtype": "mcp_message", "server_name": "calc", "message": message})
+
+
+def _calc_server(kind: str) -> Any:
+    """The same ``add`` tool, declared each way a user can declare it."""
+    from pydantic import BaseModel
+
+    from claude_wrap import create_sdk_mcp_server, tool
+
+    class Pair(BaseModel):
+        a: float
+        b: float
+
+    if kind == "mcp_package":
+        import mcp_types as types
+        from mcp.server.lowlevel import Server
+
+        async def call_tool(ctx: Any, params: Any) -> Any:
+            total = params.arguments["a"] + params.arguments["b"]
+            return types.CallToolResult(content=[types.TextContent(type="text", text=str(total))])
+
+        return {"type": "sdk", "name": "calc", "instance": Server("calc", on_call_tool=call_tool)}
+    if kind == "pydantic":
+
+        @tool("add", "Add", Pair)
+        async def add_model(args: Pair) -> str:
+            return str(args.a + args.b)
+
+        return create_sdk_mcp_server("calc", tools=[add_model])
+    if kind == "sync":
+
+        @tool("add", "Add", {"a": float, "b": float})
+        def add_sync(args: dict[str, Any]) -> str:
+            return str(args["a"] + args["b"])
+
+        return create_sdk_mcp_server("calc", tools=[add_sync])
+    schema: Any = {"a": float, "b": float}
+    if kind == "json_schema":
+        schema = {
+            "type": "object",
+            "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+            "required": ["a", "b"],
+        }
+
+    @tool("add", "Add", schema)
+    async def add(args: dict[str, Any]) -> str:
+        return str(args["a"] + args["b"])
+
+    return create_sdk_mcp_server("calc", tools=[add])
+
+
+def _roundtrip_setup(kind: str) -> tuple[Any, list[dict[str, Any]], Any]:
+    """Options, warm-up frames, and a factory of the i-th request for ``kind``."""
     from claude_wrap import ClaudeAgentOptions, HookMatcher, PermissionResultAllow
+
+    tool_input = {"command": "echo hi", "description": "print"}
+    if kind == "hook":
+
+        async def hook(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+            return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
+
+        body = {"subtype": "hook_callback", "callback_id": "hook_0", "tool_use_id": "toolu_1",
+                "input": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": tool_input}}
+        return (ClaudeAgentOptions(hooks={"PreToolUse": [HookMatcher("Bash", [hook])]}), [],
+                lambda i, rid: _control_request(rid, body))
+    if kind == "can_use_tool":
+
+        async def allow(tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
+            return PermissionResultAllow()
+
+        body = {"subtype": "can_use_tool", "tool_name": "Bash", "input": tool_input, "tool_use_id": "toolu_1"}
+        return ClaudeAgentOptions(can_use_tool=allow), [], lambda i, rid: _control_request(rid, body)
+    init = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "claude-code", "version": "2"}}
+    return (
+        ClaudeAgentOptions(mcp_servers={"calc": _calc_server(kind)}),
+        [_mcp_call("warm-init", 0, "initialize", init)],
+        lambda i, rid: _mcp_call(rid, i + 1, "tools/call", {"name": "add", "arguments": {"a": i, "b": 2}}),
+    )
+
+
+async def _roundtrips(kind: str, n: int) -> list[float]:
+    """Milliseconds from a request line handed to the session to its answer
+    line written, through the real pump and control plane."""
     from claude_wrap._control_plane import control_plane
     from claude_wrap._session import Session
     from claude_wrap.testing import MockTransport
 
-    async def hook(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
-        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
-
-    async def allow(tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        return PermissionResultAllow()
-
-    if kind == "hook":
-        options = ClaudeAgentOptions(hooks={"PreToolUse": [HookMatcher("Bash", [hook])]})
-    else:
-        options = ClaudeAgentOptions(can_use_tool=allow)
-    plane = control_plane(options)
+    options, warmup, make_request = _roundtrip_setup(kind)
     transport = MockTransport(lambda frame: None)
-    session = Session(transport, handlers=plane.handlers)
+    session = Session(transport, handlers=control_plane(options).handlers)
     started: dict[str, int] = {}
     timings: list[float] = []
     answered: set[str] = set()
@@ -478,36 +563,266 @@ async def _roundtrips(kind: str, n: int) -> list[float]:
 
     transport.on_receive = on_receive
     transport.on_send = on_send
-    tool_input = {"command": "echo hi", "description": "print"}
+    for frame in warmup:
+        transport.feed(frame)
+        await session._drive(lambda rid=frame["request_id"]: rid in answered)  # type: ignore[misc]
+    timings.clear()
     for i in range(n):
         rid = f"bench-{i}"
-        if kind == "hook":
-            body = {
-                "subtype": "hook_callback",
-                "callback_id": "hook_0",
-                "input": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": tool_input},
-                "tool_use_id": f"toolu_{i}",
-            }
-        else:
-            body = {"subtype": "can_use_tool", "tool_name": "Bash", "input": tool_input, "tool_use_id": f"toolu_{i}"}
-        transport.feed({"type": "control_request", "request_id": rid, "request": body})
+        transport.feed(make_request(i, rid))
         await session._drive(lambda rid=rid: rid in answered)  # type: ignore[misc]
+        reply = transport.sent[-1]["response"]
+        assert reply["subtype"] == "success", reply
     await session.aclose()
     return timings
 
 
+ROUNDTRIP_KINDS = {
+    "hook": "`hook_callback`",
+    "can_use_tool": "`can_use_tool`",
+    "dict": "MCP `tools/call`, dict schema",
+    "pydantic": "MCP `tools/call`, pydantic model",
+    "json_schema": "MCP `tools/call`, raw JSON Schema",
+    "sync": "MCP `tools/call`, sync handler (thread)",
+    "mcp_package": "MCP `tools/call`, `mcp` Server instance",
+}
+
+
 def bench_roundtrip(n: int) -> dict[str, Any]:
+    import importlib.util
+
     import anyio
 
     out: dict[str, Any] = {"n": n}
-    for kind in ("hook", "can_use_tool"):
-        timings = anyio.run(_roundtrips, kind, n)[n // 10 :]  # drop warm-up
+    for kind in ROUNDTRIP_KINDS:
+        if kind == "mcp_package" and importlib.util.find_spec("mcp") is None:
+            continue
+        runs = n if kind != "mcp_package" else max(50, n // 10)
+        timings = anyio.run(_roundtrips, kind, runs)[runs // 10 :]  # drop warm-up
         ordered = sorted(timings)
         out[kind] = {
             "p50_ms": ordered[len(ordered) // 2],
             "p99_ms": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+            "n": runs,
         }
     return out
+
+
+# ---------------------------------------------------------------------------
+# warm pool: query() call to ResultMessage, pooled vs cold
+# ---------------------------------------------------------------------------
+
+POOL_TARGET_RATIO = 0.3
+
+
+async def _pool_runs(env: dict[str, str], cwd: str, runs: int) -> tuple[list[float], list[float]]:
+    from contextlib import aclosing
+
+    from claude_wrap import ClaudeAgentOptions, ClaudePool, ResultMessage, query
+
+    options = ClaudeAgentOptions(env=env, cwd=cwd, setting_sources=[])
+    cold: list[float] = []
+    pooled: list[float] = []
+
+    async def to_result(messages: Any) -> float:
+        start = time.perf_counter()
+        async with aclosing(messages):  # the run is closed before the next one starts
+            async for message in messages:
+                if isinstance(message, ResultMessage):
+                    return time.perf_counter() - start
+        raise RuntimeError("no ResultMessage")
+
+    async with ClaudePool(options, size=1) as pool:
+        for i in range(runs + 1):  # the first pair is warm-up
+            await pool.wait_ready()
+            order = [("cold", cold), ("pooled", pooled)]
+            if i % 2:
+                order.reverse()
+            for kind, sink in order:
+                # query() and pool.query() are lazy: the clock in to_result()
+                # starts before the first message is asked for, so a cold run
+                # includes its spawn and handshake, as a caller sees it.
+                messages = query(prompt="Say hello", options=options) if kind == "cold" else pool.query(prompt="Say hello")
+                elapsed = await to_result(messages)
+                if i:
+                    sink.append(elapsed * 1000)
+                await pool.wait_ready()
+    return cold, pooled
+
+
+def bench_pool(runs: int) -> dict[str, Any]:
+    import anyio
+
+    from claude_wrap.testing import Reply, ScriptedModel
+
+    with ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model, tempfile.TemporaryDirectory(
+        prefix="claude-wrap-bench-pool-"
+    ) as tmp:
+        log(f"pool: {runs} interleaved pairs (cold query() vs pool.query())")
+        cold, pooled = anyio.run(_pool_runs, model.env(Path(tmp) / "home"), tmp, runs)
+    return {
+        "runs": runs,
+        "cold_median_ms": median(cold),
+        "pooled_median_ms": median(pooled),
+        "ratio_median": median(pooled) / median(cold),
+    }
+
+
+# ---------------------------------------------------------------------------
+# peak memory while one huge line streams
+# ---------------------------------------------------------------------------
+
+RSS_LINE_MB = 100
+
+# The child: one JSON line of ``size`` bytes of text, written 1 MiB at a time.
+_RSS_WRITER = r"""
+import sys
+size, out = int(sys.argv[1]), sys.stdout.buffer
+out.write(b'{"type":"assistant","message":{"model":"m","content":[{"type":"text","text":"')
+chunk = b"x" * (1 << 20)
+for _ in range(size >> 20):
+    out.write(chunk)
+out.write(b'"}]}}\n')
+out.flush()
+"""
+
+# The reader, in a fresh interpreter so earlier parts don't raise its peak.
+_RSS_READER = r"""
+import anyio, json, resource, sys
+from claude_wrap._codec import decode_frame
+from claude_wrap._transport import SubprocessTransport
+
+size, writer = int(sys.argv[1]), sys.argv[2]
+
+async def main():
+    transport = SubprocessTransport([sys.executable, "-c", writer, str(size)])
+    await transport.start()
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    line = await transport.receive()
+    message = decode_frame(line)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    assert len(message.content[0].text) == size
+    await transport.aclose()
+    print(json.dumps({"before_kib": before, "after_kib": after, "line_bytes": len(line)}))
+
+anyio.run(main)
+"""
+
+
+def bench_rss() -> dict[str, Any]:
+    size = RSS_LINE_MB << 20
+    out = subprocess.run(
+        [sys.executable, "-c", _RSS_READER, str(size), _RSS_WRITER], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    data = json.loads(out.strip().splitlines()[-1])
+    growth = (data["after_kib"] - data["before_kib"]) * 1024
+    return {
+        "line_mib": data["line_bytes"] / (1 << 20),
+        "peak_growth_mib": growth / (1 << 20),
+        "bytes_per_line_byte": growth / data["line_bytes"],
+    }
+
+
+# ---------------------------------------------------------------------------
+# the official package, same query, same binary, same scripted model
+# ---------------------------------------------------------------------------
+
+OFFICIAL_VENV = Path(tempfile.gettempdir()) / "official-sdk"
+
+_OFFICIAL_RUN = """
+import anyio, json, sys, time
+from claude_agent_sdk import ClaudeAgentOptions, ResultMessage, query
+
+config = json.loads(sys.argv[1])
+
+async def main():
+    start = time.perf_counter()
+    result_at = None
+    options = ClaudeAgentOptions(cli_path=config["cli"], env=config["env"], cwd=config["cwd"], setting_sources=[])
+    async for message in query(prompt="Say hello", options=options):
+        if isinstance(message, ResultMessage):
+            result_at = time.perf_counter()
+    print(json.dumps({"result_s": result_at - start, "exit_s": time.perf_counter() - start}))
+
+anyio.run(main)
+"""
+
+
+def setup_official() -> int:
+    """Create the official package's venv (kept apart from ours)."""
+    subprocess.run([sys.executable, "-m", "venv", str(OFFICIAL_VENV)], check=True)
+    subprocess.run([str(OFFICIAL_VENV / "bin" / "pip"), "install", "--quiet", "claude-agent-sdk"], check=True)
+    print(f"official SDK installed in {OFFICIAL_VENV}")
+    return 0
+
+
+def bench_official(runs: int, import_runs: int) -> dict[str, Any]:
+    from claude_wrap import find_binary
+    from claude_wrap.testing import Reply, ScriptedModel
+
+    python = OFFICIAL_VENV / "bin" / "python"
+    if not python.exists():
+        print("official SDK not installed: run scripts/bench.py --setup-official", file=sys.stderr)
+        return {"installed": False}
+    cli = os.fspath(find_binary())
+    ours: list[RunTiming] = []
+    theirs: list[RunTiming] = []
+    with ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model, tempfile.TemporaryDirectory(
+        prefix="claude-wrap-bench-official-"
+    ) as tmp:
+        loop = asyncio.new_event_loop()
+
+        def fresh() -> tuple[dict[str, str], str]:
+            d = Path(tempfile.mkdtemp(dir=tmp))
+            (d / "cwd").mkdir()
+            return model.env(d / "home"), str(d / "cwd")
+
+        def one_official() -> RunTiming:
+            env, cwd = fresh()
+            config = json.dumps({"cli": cli, "env": env, "cwd": cwd})
+            out = subprocess.run([str(python), "-c", _OFFICIAL_RUN, config], capture_output=True, text=True, check=True)
+            data = json.loads(out.stdout.strip().splitlines()[-1])
+            return RunTiming(data["result_s"], data["exit_s"])
+
+        def one_ours() -> RunTiming:
+            env, cwd = fresh()
+            return loop.run_until_complete(run_ours(env, cwd, "Say hello"))
+
+        try:
+            one_official()
+            one_ours()
+            for i in range(runs):
+                pair: list[tuple[list[RunTiming], Callable[[], RunTiming]]] = [(theirs, one_official), (ours, one_ours)]
+                if i % 2:
+                    pair.reverse()
+                for sink, fn in pair:
+                    sink.append(fn())
+                log(f"official: pair {i + 1}/{runs}")
+        finally:
+            loop.close()
+
+    def import_ms(py: str, module: str) -> float:
+        samples = [_time_interpreter_with(py, f"import {module}") - _time_interpreter_with(py, "pass") for _ in range(import_runs)]
+        return median(samples) * 1000
+
+    ours_exit = median([t.exit_s for t in ours])
+    theirs_exit = median([t.exit_s for t in theirs])
+    return {
+        "installed": True,
+        "runs": runs,
+        "ours_median_ms": ours_exit * 1000,
+        "official_median_ms": theirs_exit * 1000,
+        "ratio_median": ours_exit / theirs_exit,
+        "ratio_result_median": median([t.result_s for t in ours]) / median([t.result_s for t in theirs]),
+        "import_ours_ms": import_ms(sys.executable, "claude_wrap"),
+        "import_official_ms": import_ms(str(python), "claude_agent_sdk"),
+    }
+
+
+def _time_interpreter_with(python: str, code: str) -> float:
+    start = time.perf_counter()
+    subprocess.run([python, "-c", code], check=True)
+    return time.perf_counter() - start
 
 
 # ---------------------------------------------------------------------------
@@ -601,15 +916,55 @@ def render(results: dict[str, Any]) -> str:
         rows.append(("`decode_line` / stdlib", f"{d['ratio']:.2f}×", "higher is better", ""))
     r = results.get("roundtrip")
     if r:
-        for kind, label in (("hook", "hook_callback"), ("can_use_tool", "can_use_tool")):
+        for kind, label in ROUNDTRIP_KINDS.items():
+            if kind not in r:
+                continue
             rows.append(
                 (
-                    f"`{label}` round trip, Python side (line in → line out)",
+                    f"{label} round trip, Python side (line in → line out)",
                     f"p50 {r[kind]['p50_ms'] * 1000:.0f} µs, p99 {r[kind]['p99_ms'] * 1000:.0f} µs",
-                    f"n={r['n']} through the real session pump, in-memory transport",
+                    f"n={r[kind]['n']} through the real session pump, in-memory transport",
                     f"p50 ≤ {ROUNDTRIP_TARGET_MS:.0f} ms" if kind == "hook" else "",
                 )
             )
+    rs = results.get("rss")
+    if rs:
+        rows.append(
+            (
+                f"peak RSS growth while one {rs['line_mib']:.0f} MiB stdout line streams",
+                f"{rs['peak_growth_mib']:.0f} MiB",
+                f"{rs['bytes_per_line_byte']:.2f} bytes per byte of line (fresh process)",
+                "",
+            )
+        )
+    of = results.get("official")
+    if of and of.get("installed"):
+        rows.append(
+            (
+                "one-prompt run: `claude_wrap` / official `claude-agent-sdk`",
+                f"{of['ratio_median']:.2f}× ({of['ours_median_ms']:.0f} vs {of['official_median_ms']:.0f} ms)",
+                f"to result: {of['ratio_result_median']:.2f}×; n={of['runs']} interleaved pairs, same binary",
+                "",
+            )
+        )
+        rows.append(
+            (
+                "import time: `claude_wrap` vs official `claude_agent_sdk`",
+                f"{of['import_ours_ms']:.0f} ms vs {of['import_official_ms']:.0f} ms",
+                "fresh interpreters, minus `-c pass`",
+                "",
+            )
+        )
+    pl = results.get("pool")
+    if pl:
+        rows.append(
+            (
+                "`query()` call → `ResultMessage`: cold vs warm `ClaudePool`",
+                f"{pl['cold_median_ms']:.0f} ms vs {pl['pooled_median_ms']:.0f} ms",
+                f"ratio {pl['ratio_median']:.2f}×; n={pl['runs']} interleaved pairs",
+                f"≤ {POOL_TARGET_RATIO:.1f}×",
+            )
+        )
     header = ("measure", "median", "notes", "target")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
 
@@ -630,11 +985,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help=f"re-record {FIXTURE.relative_to(ROOT)} and exit")
     parser.add_argument(
         "--only",
-        choices=["import", "query", "decode", "roundtrip"],
+        choices=["import", "query", "decode", "roundtrip", "pool", "rss", "official"],
         action="append",
         help="run only these parts (repeatable)",
     )
+    parser.add_argument(
+        "--setup-official",
+        action="store_true",
+        help=f"create {OFFICIAL_VENV} with the official claude-agent-sdk for the 'official' part, and exit",
+    )
     args = parser.parse_args(argv)
+    if args.setup_official:
+        return setup_official()
 
     if args.record:
         n = record_stream(FIXTURE)
@@ -645,7 +1007,7 @@ def main(argv: list[str] | None = None) -> int:
     import_runs = 5 if args.quick else 15
     decode_target = 50_000 if args.quick else 200_000
     decode_rounds = 3 if args.quick else 5
-    parts = set(args.only or ["import", "query", "decode", "roundtrip"])
+    parts = set(args.only or ["import", "query", "decode", "roundtrip", "pool", "rss", "official"])
 
     results: dict[str, Any] = {"machine": machine()}
     if "import" in parts:
@@ -660,6 +1022,13 @@ def main(argv: list[str] | None = None) -> int:
     if "roundtrip" in parts:
         log("control round trips")
         results["roundtrip"] = bench_roundtrip(500 if args.quick else 5000)
+    if "pool" in parts:
+        results["pool"] = bench_pool(runs)
+    if "rss" in parts:
+        log(f"rss: one {RSS_LINE_MB} MiB line through SubprocessTransport in a fresh process")
+        results["rss"] = bench_rss()
+    if "official" in parts:
+        results["official"] = bench_official(runs, import_runs)
 
     if args.json:
         print(json.dumps(results, indent=2))

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _servers import postgres_server, redis_server  # noqa: F401 - session fixtures (real servers)
 
 
 @pytest.fixture(params=["asyncio", "trio"])

@@ -37,6 +37,8 @@ _EXPORTS: dict[str, str] = {
     # script files
     "load_script": "_script",
     "reply_from_json": "_script",
+    # session stores
+    "run_session_store_conformance": "_store_conformance",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -72,3 +74,4 @@ if TYPE_CHECKING:
     from ._server import NO_REPLY_TEXT as NO_REPLY_TEXT
     from ._server import SIDE_REPLY_TEXT as SIDE_REPLY_TEXT
     from ._server import ScriptedModel as ScriptedModel
+    from ._store_conformance import run_session_store_conformance as run_session_store_conformance

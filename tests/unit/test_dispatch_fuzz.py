@@ -24,7 +24,7 @@ from claude_wrap.testing import MockTransport
 pytestmark = pytest.mark.anyio
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
@@ -85,7 +85,7 @@ def anyio_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(frames=inbound())
 async def test_dispatcher_answers_each_request_at_most_once(frames: list[Any]) -> None:
     plane = control_plane(OPTIONS)
@@ -108,7 +108,7 @@ async def test_dispatcher_answers_each_request_at_most_once(frames: list[Any]) -
     assert set(answered) <= asked
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(frames=inbound())
 async def test_every_request_not_withdrawn_gets_exactly_one_answer(frames: list[Any]) -> None:
     plane = control_plane(OPTIONS)
