@@ -14,6 +14,7 @@ import re
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ._exceptions import CLIConnectionError
@@ -131,106 +132,235 @@ def _flag_value(argv: list[str], flag: str, value: str) -> None:
         argv.append(value)
 
 
-def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = True) -> Launch:
-    """Translate validated options into a ``Launch`` for the binary at ``cli``."""
-    argv: list[str] = [cli, *BASE_ARGS]
-    files: dict[str, str] = {}
-    initialize: dict[str, Any] = {"subtype": "initialize", "hooks": None}
+class _Builder:
+    """Accumulates argv, private files and ``initialize`` fields for one launch."""
 
-    def long_value(flag: str, file_flag: str, value: str, *, private: bool = False) -> None:
+    def __init__(self, cli: str) -> None:
+        self.argv: list[str] = [cli, *BASE_ARGS]
+        self.files: dict[str, str] = {}
+        self.initialize: dict[str, Any] = {"subtype": "initialize", "hooks": None}
+
+    def flag(self, name: str, value: str | None = None) -> None:
+        if value is None:
+            self.argv.append(name)
+        else:
+            _flag_value(self.argv, name, value)
+
+    def long_value(self, flag: str, file_flag: str, value: str, *, private: bool = False) -> None:
         # ``private``: the value holds secrets, which must not show in the
         # world-readable /proc/<pid>/cmdline; a 0600 file keeps them private.
         if private or len(value.encode("utf-8")) > _ARG_LIMIT:
-            placeholder = f"@claude-wrap-file-{len(files)}"
-            files[placeholder] = value
-            argv.extend([file_flag, placeholder])
+            placeholder = f"@claude-wrap-file-{len(self.files)}"
+            self.files[placeholder] = value
+            self.argv.extend([file_flag, placeholder])
         else:
-            _flag_value(argv, flag, value)
+            _flag_value(self.argv, flag, value)
 
+
+def _prompt_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
     sp = options.system_prompt
     append = options.append_system_prompt
     if isinstance(sp, str):
-        long_value("--system-prompt", "--system-prompt-file", sp)
+        b.long_value("--system-prompt", "--system-prompt-file", sp)
     elif isinstance(sp, dict) and sp.get("type") == "file":
-        _flag_value(argv, "--system-prompt-file", str(sp.get("path", "")))
+        b.flag("--system-prompt-file", str(sp.get("path", "")))
     elif isinstance(sp, dict) and sp.get("type") == "preset":
         append = sp.get("append", append)  # type: ignore[assignment]
         if sp.get("exclude_dynamic_sections"):
-            argv.append("--exclude-dynamic-system-prompt-sections")
+            b.flag("--exclude-dynamic-system-prompt-sections")
     if append is not None:
-        long_value("--append-system-prompt", "--append-system-prompt-file", append)
+        b.long_value("--append-system-prompt", "--append-system-prompt-file", append)
+    if options.append_subagent_system_prompt is not None:
+        b.long_value(
+            "--append-subagent-system-prompt",
+            "--append-subagent-system-prompt-file",
+            options.append_subagent_system_prompt,
+        )
+    if options.plan_mode_instructions is not None:
+        b.initialize["planModeInstructions"] = options.plan_mode_instructions
 
+
+def _model_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
+    if options.model:
+        b.flag("--model", options.model)
+    if options.fallback_model:
+        b.flag("--fallback-model", options.fallback_model)
+    if options.betas:
+        b.flag("--betas", _csv(options.betas))
+    if options.effort:
+        b.flag("--effort", options.effort)
+    thinking = options.thinking
+    if thinking is not None:
+        if thinking["type"] == "enabled":
+            b.flag("--max-thinking-tokens", str(thinking["budget_tokens"]))
+        else:
+            b.flag("--thinking", thinking["type"])
+        display = thinking.get("display")
+        if display:
+            b.flag("--thinking-display", str(display))
+    elif options.max_thinking_tokens is not None:
+        b.flag("--max-thinking-tokens", str(options.max_thinking_tokens))
+    if options.max_turns is not None:
+        b.flag("--max-turns", str(options.max_turns))
+    if options.max_budget_usd is not None:
+        b.flag("--max-budget-usd", repr(float(options.max_budget_usd)))
+    if options.task_budget is not None:
+        b.flag("--task-budget", str(int(options.task_budget["total"])))
+    schema = _output_schema(options)
+    if schema is not None:
+        b.long_value("--json-schema", "--json-schema", json.dumps(schema))
+
+
+def _output_schema(options: ClaudeAgentOptions) -> dict[str, Any] | None:
+    if options.output_format is not None:
+        return dict(options.output_format["schema"])
+    if options.output_type is not None:
+        return dict(options.output_type.model_json_schema())
+    return None
+
+
+def _tool_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
     tools = options.tools
     if isinstance(tools, list):
-        _flag_value(argv, "--tools", _csv(tools))
+        b.flag("--tools", _csv(tools))
     elif isinstance(tools, dict):
-        argv.extend(["--tools", "default"])
-    if options.allowed_tools:
-        _flag_value(argv, "--allowedTools", _csv(options.allowed_tools))
+        b.flag("--tools", "default")
+    allowed = list(options.allowed_tools)
+    if options.skills == "all":
+        allowed.append("Skill")
+    elif options.skills:
+        allowed.extend(f"Skill({name})" for name in options.skills)
+        b.initialize["skills"] = list(options.skills)
+    if allowed:
+        b.flag("--allowedTools", _csv(allowed))
     if options.disallowed_tools:
-        _flag_value(argv, "--disallowedTools", _csv(options.disallowed_tools))
-    if options.max_turns is not None:
-        argv.extend(["--max-turns", str(options.max_turns)])
-    if options.max_budget_usd is not None:
-        argv.extend(["--max-budget-usd", repr(float(options.max_budget_usd))])
-    if options.model:
-        _flag_value(argv, "--model", options.model)
-    if options.fallback_model:
-        _flag_value(argv, "--fallback-model", options.fallback_model)
-    if options.betas:
-        _flag_value(argv, "--betas", _csv(options.betas))
+        b.flag("--disallowedTools", _csv(options.disallowed_tools))
+    if options.tool_aliases:
+        b.initialize["toolAliases"] = dict(options.tool_aliases)
     if options.can_use_tool is not None:
-        argv.extend(["--permission-prompt-tool", "stdio"])
+        b.flag("--permission-prompt-tool", "stdio")
     elif options.permission_prompt_tool_name:
-        _flag_value(argv, "--permission-prompt-tool", options.permission_prompt_tool_name)
+        b.flag("--permission-prompt-tool", options.permission_prompt_tool_name)
     if options.permission_mode:
-        argv.extend(["--permission-mode", options.permission_mode])
-    if options.continue_conversation:
-        argv.append("--continue")
-    if options.resume:
-        argv.append(f"--resume={options.resume}")
-    if options.session_id:
-        argv.append(f"--session-id={options.session_id}")
-    if options.fork_session:
-        argv.append("--fork-session")
-    if options.session_store is not None and "session-mirror" not in options.extra_args:
-        argv.append("--session-mirror")  # transcript_mirror frames for the store
-    if options.settings is not None:
-        if isinstance(options.settings, str):
-            long_value("--settings", "--settings", options.settings)
-        else:
-            long_value("--settings", "--settings", json.dumps(options.settings), private=_has_secret(options.settings))
-    for d in options.add_dirs:
-        _flag_value(argv, "--add-dir", os.fspath(d))
+        b.flag("--permission-mode", options.permission_mode)
+    if options.allow_dangerously_skip_permissions:
+        b.flag("--allow-dangerously-skip-permissions")
     servers = options.mcp_servers
     if isinstance(servers, dict):
         if servers:
             wire = wire_config(servers)
-            long_value("--mcp-config", "--mcp-config", json.dumps(wire), private=_has_secret(wire))
+            b.long_value("--mcp-config", "--mcp-config", json.dumps(wire), private=_has_secret(wire))
     elif os.fspath(servers):
-        _flag_value(argv, "--mcp-config", os.fspath(servers))
-    if options.include_partial_messages:
-        argv.append("--include-partial-messages")
+        b.flag("--mcp-config", os.fspath(servers))
     if options.strict_mcp_config:
-        argv.append("--strict-mcp-config")
+        b.flag("--strict-mcp-config")
+
+
+def _session_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
+    if options.continue_conversation:
+        b.flag("--continue")
+    if options.resume:
+        b.argv.append(f"--resume={options.resume}")
+    if options.session_id:
+        b.argv.append(f"--session-id={options.session_id}")
+    if options.fork_session:
+        b.flag("--fork-session")
+    if options.resume_session_at:
+        b.argv.append(f"--resume-session-at={options.resume_session_at}")
+    if options.resume_drops_turn:
+        b.argv.append(f"--resume-drops-turn={options.resume_drops_turn}")
+    if not options.persist_session:
+        b.flag("--no-session-persistence")
+    if options.session_store is not None and "session-mirror" not in options.extra_args:
+        b.flag("--session-mirror")  # transcript_mirror frames for the store
+    if options.title is not None:
+        b.initialize["title"] = options.title
+
+
+def _settings_value(options: ClaudeAgentOptions) -> tuple[str, bool] | None:
+    """The ``--settings`` value and whether it holds secrets; ``sandbox`` is
+    merged in as the settings' ``sandbox`` key."""
+    settings = options.settings
+    if options.sandbox is None:
+        if settings is None:
+            return None
+        if isinstance(settings, str):
+            return settings, False
+        return json.dumps(settings), _has_secret(settings)
+    merged: dict[str, Any] = {}
+    if isinstance(settings, dict):
+        merged.update(settings)
+    elif isinstance(settings, str):
+        text = settings.strip()
+        if not text.startswith("{"):
+            try:
+                text = Path(settings).read_text(encoding="utf-8")
+            except OSError as exc:
+                raise CLIConnectionError(f"cannot read the settings file {settings}: {exc}") from exc
+        loaded = json.loads(text)
+        if not isinstance(loaded, dict):
+            raise ValueError("settings must be a JSON object to merge sandbox into")
+        merged.update(loaded)
+    merged["sandbox"] = dict(options.sandbox)
+    return json.dumps(merged), _has_secret(merged)
+
+
+def _environment_flags(b: _Builder, options: ClaudeAgentOptions, *, check_paths: bool) -> None:
+    settings = _settings_value(options)
+    if settings is not None:
+        b.long_value("--settings", "--settings", settings[0], private=settings[1])
     if options.setting_sources is not None:
-        argv.append(f"--setting-sources={_csv(list(options.setting_sources))}")
-    if options.effort:
-        argv.extend(["--effort", options.effort])
-    if options.output_format is not None:
-        long_value("--json-schema", "--json-schema", json.dumps(options.output_format["schema"]))
+        b.argv.append(f"--setting-sources={_csv(list(options.setting_sources))}")
+    elif options.skills:
+        # Skills live in the user's and the project's settings directories.
+        b.argv.append("--setting-sources=user,project")
+    for d in options.add_dirs:
+        b.flag("--add-dir", os.fspath(d))
+    for plugin in options.plugins:
+        path = os.fspath(plugin["path"])
+        if check_paths and not os.path.exists(path):
+            raise CLIConnectionError(f"plugin directory does not exist: {path}")
+        b.flag("--plugin-dir", path)
+    if options.agent:
+        b.flag("--agent", options.agent)
+    if options.forward_subagent_text:
+        b.initialize["forwardSubagentText"] = True
+    if options.agent_progress_summaries:
+        b.initialize["agentProgressSummaries"] = True
+    if options.prompt_suggestions:
+        b.initialize["promptSuggestions"] = True
+    if options.include_partial_messages:
+        b.flag("--include-partial-messages")
+    if options.include_hook_events:
+        b.flag("--include-hook-events")
+    if options.debug_file is not None:
+        b.flag("--debug-file", os.fspath(options.debug_file))
+
+
+def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = True) -> Launch:
+    """Translate validated options into a ``Launch`` for the binary at ``cli``.
+
+    ``check_cwd``: also check that the paths the run needs exist (off for
+    ``explain()``, which must work before they do).
+    """
+    b = _Builder(cli)
+    _prompt_flags(b, options)
+    _model_flags(b, options)
+    _tool_flags(b, options)
+    _session_flags(b, options)
+    _environment_flags(b, options, check_paths=check_cwd)
     for flag, val in options.extra_args.items():
-        if val is None:
-            argv.append(f"--{flag}")
-        else:
-            _flag_value(argv, f"--{flag}", val)
+        b.flag(f"--{flag}", val)
 
     cwd = None if options.cwd is None else os.fspath(options.cwd)
     if check_cwd and cwd is not None and not os.path.isdir(cwd):
         raise CLIConnectionError(f"working directory does not exist: {cwd}")
 
-    env, changes = _child_env(options.env, cwd)
-    return Launch(argv=argv, env=env, env_changes=changes, cwd=cwd, initialize=initialize, files=files)
+    extra_env = dict(options.env)
+    if options.enable_file_checkpointing:
+        extra_env.setdefault("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING", "true")
+    env, changes = _child_env(extra_env, cwd)
+    return Launch(argv=b.argv, env=env, env_changes=changes, cwd=cwd, initialize=b.initialize, files=b.files)
 
 
 def _child_env(extra: Mapping[str, str], cwd: str | None) -> tuple[dict[str, str], dict[str, str | None]]:

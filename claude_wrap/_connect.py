@@ -8,10 +8,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import msgspec
+
 from ._argv import build_launch
 from ._binary import find_binary
 from ._control_plane import control_plane
-from ._exceptions import ProcessError, ResultError
+from ._exceptions import ProcessError, ResultError, StructuredOutputError
 from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions
 from ._session import Session
@@ -57,6 +59,25 @@ def _transport_class(options: ClaudeAgentOptions) -> type[SubprocessTransport]:
     return MirroringTransport
 
 
+def _structured_output_filter(model: Any) -> Any:
+    """Turn ``structured_output`` into an instance of the pydantic ``model``."""
+    from pydantic import ValidationError
+
+    def apply(result: ResultMessage) -> ResultMessage:
+        raw = result.structured_output
+        if raw is None or result.is_error:
+            return result
+        try:
+            value = model.model_validate(raw)
+        except ValidationError as exc:
+            raise StructuredOutputError(
+                f"structured output does not fit {model.__name__}: {exc}", raw=raw, result_message=result
+            ) from exc
+        return msgspec.structs.replace(result, structured_output=value)
+
+    return apply
+
+
 async def open_session(
     options: ClaudeAgentOptions,
     *,
@@ -81,7 +102,8 @@ async def open_session(
             options = resumed.options
     if transport is None:
         try:
-            launch = build_launch(options, os.fspath(find_binary(options.cli_path)))
+            cli = find_binary(options.cli_path, prefer_path=options.prefer_path)
+            launch = build_launch(options, os.fspath(cli))
         except BaseException:
             if resumed is not None:
                 resumed.cleanup()
@@ -94,6 +116,7 @@ async def open_session(
             max_buffer_size=options.max_buffer_size,
             stderr_callback=options.stderr,
             shutdown_grace=options.shutdown_grace,
+            user=options.user,
         )
         try:
             await sub.start()
@@ -111,6 +134,8 @@ async def open_session(
         turn_timeout=options.turn_timeout,
     )
     session.shutdown_grace = options.shutdown_grace
+    if options.output_type is not None:
+        session.result_filters.append(_structured_output_filter(options.output_type))
     if launch is not None:
         session.on_close.append(launch.cleanup)
     if resumed is not None:

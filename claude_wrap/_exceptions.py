@@ -16,6 +16,7 @@ users of the official package already catch keep their meaning::
     │   ├── ControlTimeoutError         ... got no answer in time (also a ``TimeoutError``)
     │   └── ControlRejectedError        ... was answered with an error
     ├── CallbackError                   a user callback raised (original is ``__cause__``)
+    ├── StructuredOutputError           structured output did not fit ``output_type``
     └── TurnTimeoutError                a turn went silent or ran too long (also a ``TimeoutError``)
 
 Misuse stays outside the tree: invalid options raise ``pydantic.ValidationError``
@@ -42,6 +43,7 @@ __all__ = [
     "ResultError",
     "SessionStateError",
     "StartupError",
+    "StructuredOutputError",
     "TransportClosedError",
     "TurnTimeoutError",
 ]
@@ -183,6 +185,19 @@ class CallbackError(ClaudeSDKError):
 
     The original exception is ``__cause__``.
     """
+
+
+class StructuredOutputError(ClaudeSDKError):
+    """The run's structured output did not validate against ``output_type``.
+
+    ``raw`` is the value the model produced, ``result_message`` the result
+    that carried it, and the pydantic error is ``__cause__``.
+    """
+
+    def __init__(self, message: str, *, raw: Any, result_message: Any = None) -> None:
+        self.raw = raw
+        self.result_message = result_message
+        super().__init__(message)
 
 
 class TurnTimeoutError(ClaudeSDKError, TimeoutError):

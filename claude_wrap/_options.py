@@ -19,6 +19,7 @@ from pydantic.dataclasses import dataclass
 from typing_extensions import Annotated, NotRequired, TypedDict
 
 from ._mcp_types import McpServerConfig, check_server_config
+from ._option_types import SandboxSettings, SdkPluginConfig, TaskBudget, ThinkingConfig, check_skill_name
 from ._session_store import SessionStore, SessionStoreFlushMode
 
 if TYPE_CHECKING:
@@ -117,6 +118,21 @@ class ClaudeAgentOptions:
     # -- subagents -------------------------------------------------------------
     agents: dict[str, Any] | None = None
     """Subagents by name: ``{"reviewer": AgentDefinition(description=..., prompt=...)}``."""
+    agent: str | None = None
+    """Run the main thread as this agent (``--agent``)."""
+    forward_subagent_text: bool = False
+    """Forward subagents' text and thinking as messages with ``parent_tool_use_id``."""
+    agent_progress_summaries: bool = False
+    """Ask for short progress summaries of running subagents (in ``task_progress``)."""
+    append_subagent_system_prompt: str | None = None
+    """Text appended to every subagent's system prompt."""
+    skills: Union[list[str], Literal["all"], None] = None
+    """Skills the model may use: names, or ``"all"``. Loads user and project
+    settings unless ``setting_sources`` says otherwise."""
+    plugins: list[SdkPluginConfig] = dataclasses.field(default_factory=list)
+    """Local plugin directories (or .zip files)."""
+    sandbox: SandboxSettings | None = None
+    """Bash sandbox settings (merged into ``settings`` as its ``sandbox`` key)."""
 
     # -- prompt and model -----------------------------------------------------
     system_prompt: Union[str, SystemPromptPreset, SystemPromptFile, None] = None
@@ -128,6 +144,19 @@ class ClaudeAgentOptions:
     fallback_model: str | None = None
     betas: list[str] = dataclasses.field(default_factory=list)
     effort: EffortLevel | None = None
+    thinking: ThinkingConfig | None = None
+    """``{"type": "adaptive"}``, ``{"type": "enabled", "budget_tokens": N}`` or
+    ``{"type": "disabled"}``; ``display`` picks how thinking is shown."""
+    max_thinking_tokens: int | None = Field(default=None, ge=0)
+    """Older spelling of ``thinking={"type": "enabled", "budget_tokens": N}``."""
+    task_budget: TaskBudget | None = None
+    """An API-side token budget for the task: ``{"total": N}``."""
+    plan_mode_instructions: str | None = None
+    """Custom workflow text for plan mode."""
+    prompt_suggestions: bool = False
+    """Ask the binary for suggested next prompts."""
+    tool_aliases: dict[str, str] | None = None
+    """Serve a built-in tool through another one, e.g. ``{"Bash": "mcp__ws__bash"}``."""
     max_turns: int | None = Field(default=None, ge=1)
     """Stop after this many model turns with an ``error_max_turns`` result."""
     max_budget_usd: float | None = Field(default=None, gt=0)
@@ -135,12 +164,25 @@ class ClaudeAgentOptions:
     output_format: dict[str, Any] | None = None
     """``{"type": "json_schema", "schema": {...}}``: the final answer is
     ``ResultMessage.structured_output``."""
+    output_type: Any = None
+    """A pydantic model class: its JSON Schema is the output format, and
+    ``ResultMessage.structured_output`` holds a validated instance."""
 
     # -- sessions -------------------------------------------------------------
     continue_conversation: bool = False
     resume: str | None = None
     session_id: str | None = None
     fork_session: bool = False
+    resume_session_at: str | None = None
+    """With ``resume``: keep the transcript only up to this message uuid."""
+    resume_drops_turn: str | None = None
+    """With ``resume_session_at``: the prompt uuid of the turn it drops (checked)."""
+    persist_session: bool = True
+    """``False``: the session is not saved to disk and cannot be resumed."""
+    title: str | None = None
+    """A title for the session."""
+    enable_file_checkpointing: bool = False
+    """Keep file checkpoints, so ``ClaudeSDKClient.rewind_files()`` works."""
     session_store: Annotated[Optional[SessionStore], SkipValidation] = None
     """Mirror every transcript to this store (``--session-mirror``), and
     resume from it: ``resume=``/``continue_conversation`` then work on a host
@@ -153,6 +195,11 @@ class ClaudeAgentOptions:
     # -- environment ----------------------------------------------------------
     cwd: Union[str, Path, None] = None
     cli_path: Union[str, Path, None] = None
+    prefer_path: bool | None = None
+    """Prefer ``claude`` on PATH over the bundled or cached binary
+    (``None``: the ``CLAUDE_WRAP_PREFER_PATH`` environment variable decides)."""
+    user: str | None = None
+    """Run the binary as this OS user (POSIX; needs the right privileges)."""
     env: dict[str, str] = dataclasses.field(default_factory=dict)
     settings: Union[str, dict[str, Any], None] = None
     """A settings file path, a JSON string, or a dict."""
@@ -164,6 +211,13 @@ class ClaudeAgentOptions:
 
     # -- stream ---------------------------------------------------------------
     include_partial_messages: bool = False
+    include_hook_events: bool = False
+    """Emit ``hook_started``/``hook_response`` messages for settings-file hooks."""
+    allow_dangerously_skip_permissions: bool = False
+    """Let ``set_permission_mode("bypassPermissions")`` be used later in the
+    session (only for sandboxes with no network)."""
+    debug_file: Union[str, Path, None] = None
+    """Write the binary's debug log to this file."""
     """Yield ``StreamEvent`` deltas while the model writes."""
     max_buffer_size: int | None = Field(default=None, gt=0)
     """Largest stdout line accepted, in bytes. ``None`` (default): no limit."""
@@ -213,6 +267,31 @@ class ClaudeAgentOptions:
             raise ValueError('output_format must be {"type": "json_schema", "schema": {...}}')
         return value
 
+    @field_validator("skills")
+    @classmethod
+    def _skill_names(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            for name in value:
+                check_skill_name(name)
+        return value
+
+    @field_validator("thinking")
+    @classmethod
+    def _thinking_budget(cls, value: Any) -> Any:
+        if value is not None and value.get("type") == "enabled" and value.get("budget_tokens", 0) < 1:
+            raise ValueError("thinking budget_tokens must be a positive number of tokens")
+        return value
+
+    @field_validator("output_type")
+    @classmethod
+    def _output_type_is_model(cls, value: Any) -> Any:
+        if value is not None:
+            from pydantic import BaseModel
+
+            if not (isinstance(value, type) and issubclass(value, BaseModel)):
+                raise ValueError(f"output_type must be a pydantic model class, got {value!r}")
+        return value
+
     @field_validator("extra_args")
     @classmethod
     def _extra_args_names(cls, value: dict[str, str | None]) -> dict[str, str | None]:
@@ -229,6 +308,14 @@ class ClaudeAgentOptions:
             raise ValueError(
                 "can_use_tool and permission_prompt_tool_name both answer permission prompts; set only one"
             )
+        if self.output_format is not None and self.output_type is not None:
+            raise ValueError("output_format and output_type both set the output schema; set only one")
+        if self.thinking is not None and self.max_thinking_tokens is not None:
+            raise ValueError("thinking and max_thinking_tokens both configure thinking; use thinking")
+        if (self.resume_session_at or self.resume_drops_turn) and not self.resume:
+            raise ValueError("resume_session_at and resume_drops_turn need resume=<session id>")
+        if self.resume_drops_turn and not self.resume_session_at:
+            raise ValueError("resume_drops_turn needs resume_session_at")
         if self.continue_conversation and self.resume is not None:
             raise ValueError("continue_conversation and resume both pick the session to load; set only one")
         if self.fork_session and not (self.resume or self.continue_conversation):

@@ -109,6 +109,9 @@ class Session:
         self.before_result: list[Callable[[ResultMessage], Awaitable[Message | None]]] = []
         """Awaited before a ``ResultMessage`` is handed out; a returned message
         is handed out just before the result (e.g. a mirror error)."""
+        self.result_filters: list[Callable[[ResultMessage], ResultMessage]] = []
+        """Applied to each ``ResultMessage`` as it is handed out (e.g. turning
+        structured output into a model instance); may raise a typed error."""
         self.before_close: list[Callable[[], Awaitable[None]]] = []
         """Awaited on close once the binary's output has ended (final flushes)."""
         self._pending: dict[str, _Slot] = {}
@@ -241,18 +244,24 @@ class Session:
             if isinstance(item, _Raise):
                 raise item.error
             if isinstance(item, _Ready):
-                return item.message
+                return self._filtered(item.message)
             if isinstance(item, ResultMessage) and self.before_result:
                 extra = [m for hook in self.before_result if (m := await hook(item)) is not None]
                 if extra:
                     self._queue.appendleft(_Ready(item))
                     self._queue.extendleft(reversed(extra[1:]))
                     return extra[0]
-            return item
+            return self._filtered(item)
         if self._end_error is not None:
             err, self._end_error = self._end_error, None
             raise err
         return None
+
+    def _filtered(self, message: Message) -> Message:
+        if isinstance(message, ResultMessage):
+            for result_filter in self.result_filters:
+                message = result_filter(message)
+        return message
 
     def queued_result(self) -> ResultMessage | None:
         """The last ``ResultMessage`` waiting in the queue, if any."""

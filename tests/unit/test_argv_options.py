@@ -1,0 +1,149 @@
+"""How the less common options reach the binary: argv, initialize, env."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from claude_wrap import ClaudeAgentOptions, CLIConnectionError
+from claude_wrap._argv import build_launch
+
+
+def launch(**fields: Any) -> Any:
+    return build_launch(ClaudeAgentOptions(**fields), "claude")
+
+
+def after(argv: list[str], flag: str) -> str:
+    return argv[argv.index(flag) + 1]
+
+
+@pytest.mark.parametrize(
+    ("thinking", "expected"),
+    [
+        ({"type": "adaptive"}, ["--thinking", "adaptive"]),
+        ({"type": "disabled"}, ["--thinking", "disabled"]),
+        ({"type": "enabled", "budget_tokens": 2048}, ["--max-thinking-tokens", "2048"]),
+        ({"type": "adaptive", "display": "omitted"}, ["--thinking", "adaptive", "--thinking-display", "omitted"]),
+    ],
+)
+def test_thinking(thinking: Any, expected: list[str]) -> None:
+    argv = launch(thinking=thinking).argv
+    start = argv.index(expected[0])
+    assert argv[start : start + len(expected)] == expected
+
+
+def test_max_thinking_tokens_and_task_budget() -> None:
+    argv = launch(max_thinking_tokens=0, task_budget={"total": 1000}).argv
+    assert after(argv, "--max-thinking-tokens") == "0"
+    assert after(argv, "--task-budget") == "1000"
+
+
+def test_skills_become_rules_initialize_and_default_sources() -> None:
+    named = launch(skills=["pdf", "plugin:review"])
+    assert after(named.argv, "--allowedTools") == "Skill(pdf),Skill(plugin:review)"
+    assert named.initialize["skills"] == ["pdf", "plugin:review"]
+    assert "--setting-sources=user,project" in named.argv
+    everything = launch(skills="all", allowed_tools=["Read"], setting_sources=[])
+    assert after(everything.argv, "--allowedTools") == "Read,Skill"
+    assert "--setting-sources=" in everything.argv
+
+
+@pytest.mark.parametrize("name", ["with space", "paren(", "a,b", "star*", "/slash-first", "back\\slash", "\ufeffbom", ""])
+def test_malformed_skill_names_are_refused(name: str) -> None:
+    with pytest.raises(ValidationError, match="skill"):
+        ClaudeAgentOptions(skills=[name])
+
+
+def test_plugins_need_an_existing_local_path(tmp_path: Path) -> None:
+    argv = launch(plugins=[{"type": "local", "path": str(tmp_path)}]).argv
+    assert after(argv, "--plugin-dir") == str(tmp_path)
+    with pytest.raises(CLIConnectionError, match="plugin directory does not exist"):
+        launch(plugins=[{"type": "local", "path": str(tmp_path / "missing")}])
+    with pytest.raises(ValidationError, match="local"):
+        ClaudeAgentOptions(plugins=[{"type": "remote", "path": "x"}])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("kind", ["dict", "json", "file", "none"])
+def test_sandbox_merges_into_settings(kind: str, tmp_path: Path) -> None:
+    base = {"env": {"A": "1"}}
+    settings: Any = {"dict": base, "json": json.dumps(base), "none": None}.get(kind)
+    if kind == "file":
+        path = tmp_path / "settings.json"
+        path.write_text(json.dumps(base))
+        settings = str(path)
+    argv = launch(settings=settings, sandbox={"enabled": True, "excludedCommands": ["git"]}).argv
+    merged = json.loads(after(argv, "--settings"))
+    assert merged["sandbox"] == {"enabled": True, "excludedCommands": ["git"]}
+    assert merged.get("env") == (None if kind == "none" else {"A": "1"})
+
+
+def test_session_flags() -> None:
+    argv = launch(
+        resume="abc", resume_session_at="uuid-1", resume_drops_turn="uuid-2", persist_session=False
+    ).argv
+    assert "--resume-session-at=uuid-1" in argv and "--resume-drops-turn=uuid-2" in argv
+    assert "--no-session-persistence" in argv
+
+
+def test_initialize_fields() -> None:
+    init = launch(
+        title="T",
+        forward_subagent_text=True,
+        agent_progress_summaries=True,
+        prompt_suggestions=True,
+        plan_mode_instructions="plan carefully",
+        tool_aliases={"Bash": "mcp__ws__bash"},
+    ).initialize
+    assert init["title"] == "T"
+    assert init["forwardSubagentText"] is True and init["agentProgressSummaries"] is True
+    assert init["promptSuggestions"] is True and init["planModeInstructions"] == "plan carefully"
+    assert init["toolAliases"] == {"Bash": "mcp__ws__bash"}
+
+
+def test_flags_for_agent_hooks_events_debug_and_bypass() -> None:
+    argv = launch(
+        agent="reviewer", include_hook_events=True, debug_file="/tmp/d.log", allow_dangerously_skip_permissions=True
+    ).argv
+    assert after(argv, "--agent") == "reviewer"
+    assert after(argv, "--debug-file") == "/tmp/d.log"
+    assert "--include-hook-events" in argv and "--allow-dangerously-skip-permissions" in argv
+
+
+def test_long_subagent_prompt_goes_through_a_file() -> None:
+    result = launch(append_subagent_system_prompt="x" * 200_000)
+    assert "--append-subagent-system-prompt-file" in result.argv
+    assert "x" * 1000 not in " ".join(result.argv)
+
+
+def test_file_checkpointing_sets_the_env() -> None:
+    assert launch(enable_file_checkpointing=True).env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"] == "true"
+    assert "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING" not in launch().env_changes
+
+
+class Answer(BaseModel):
+    answer: int
+
+
+def test_output_type_schema_is_sent() -> None:
+    argv = launch(output_type=Answer).argv
+    assert json.loads(after(argv, "--json-schema"))["properties"]["answer"]["type"] == "integer"
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"output_type": Answer, "output_format": {"type": "json_schema", "schema": {}}}, "set only one"),
+        ({"output_type": dict}, "pydantic model class"),
+        ({"thinking": {"type": "enabled", "budget_tokens": 0}}, "budget_tokens"),
+        ({"thinking": {"type": "adaptive"}, "max_thinking_tokens": 10}, "use thinking"),
+        ({"resume_session_at": "u"}, "need resume"),
+        ({"resume": "s", "resume_drops_turn": "u"}, "needs resume_session_at"),
+    ],
+)
+def test_conflicts_are_refused_before_spawn(fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        ClaudeAgentOptions(**fields)
