@@ -145,6 +145,29 @@ def _permission_handler(callback: Any, *, timeout: float | None) -> ControlHandl
     return handle
 
 
+def _dialog_handler(
+    callback: Any, *, what: str, fallback: dict[str, Any], timeout: float | None
+) -> ControlHandler:
+    """Elicitations and user dialogs: the user's answer, or a safe refusal
+    (the official package answered these with an error the binary reads as
+    a failure; a refusal is what the binary expects from a host that cannot ask)."""
+
+    async def handle(request: dict[str, Any]) -> dict[str, Any]:
+        if callback is None:
+            return dict(fallback)
+        try:
+            answer = await _call(callback, request, timeout=timeout)
+        except Exception as exc:
+            log.warning("claude_wrap: %s", _failure_text(what, exc), exc_info=exc)
+            return dict(fallback)
+        if not isinstance(answer, dict):
+            log.warning("claude_wrap: %s returned %r, not a dict; refusing", what, type(answer).__name__)
+            return dict(fallback)
+        return answer
+
+    return handle
+
+
 def _warn_if_shadowed(options: ClaudeAgentOptions) -> None:
     """The official package's warning: rules that approve a tool outright mean
     ``can_use_tool`` is never asked about it."""
@@ -202,6 +225,14 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
 
         # One handler per session: JSON-RPC ids and in-flight calls are per connection.
         plane.handlers["mcp_message"] = mcp_message_handler(sdk_servers)
+    plane.handlers["elicitation"] = _dialog_handler(
+        options.on_elicitation, what="on_elicitation", fallback={"action": "decline"}, timeout=options.callback_timeout
+    )
+    plane.handlers["request_user_dialog"] = _dialog_handler(
+        options.on_user_dialog, what="on_user_dialog", fallback={"behavior": "cancelled"}, timeout=options.callback_timeout
+    )
+    if options.supported_dialog_kinds:
+        plane.initialize["supportedDialogKinds"] = list(options.supported_dialog_kinds)
     if options.can_use_tool is not None:
         _warn_if_shadowed(options)
         plane.handlers["can_use_tool"] = _permission_handler(options.can_use_tool, timeout=options.callback_timeout)

@@ -102,6 +102,17 @@ class ClaudeAgentOptions:
     """Async callback deciding permission prompts (see the control-plane docs)."""
     hooks: dict[str, list[Any]] | None = None
     """Python hook callbacks by event name: ``{"PreToolUse": [HookMatcher(...)]}``."""
+    on_elicitation: Callable[..., Awaitable[Any]] | None = None
+    """Answers an MCP server's request for user input (``elicitation``):
+    called with the request dict, returns ``{"action": "accept", "content":
+    {...}}``, ``{"action": "decline"}`` or ``{"action": "cancel"}``. Without
+    it, every elicitation is declined."""
+    on_user_dialog: Callable[..., Awaitable[Any]] | None = None
+    """Answers the binary's ``request_user_dialog`` for the dialog kinds in
+    ``supported_dialog_kinds``: returns ``{"behavior": "completed", "result":
+    ...}`` or ``{"behavior": "cancelled"}``. Without it, dialogs are cancelled."""
+    supported_dialog_kinds: list[str] = dataclasses.field(default_factory=list)
+    """Dialog kinds ``on_user_dialog`` can answer (sent in ``initialize``)."""
     hooks_fail_open: bool = False
     """If true, a raising ``PreToolUse``/``PermissionRequest`` hook means "no
     opinion" instead of denying the tool."""

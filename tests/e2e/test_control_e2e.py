@@ -460,3 +460,30 @@ async def test_subagent_hooks_and_parent_tool_use_id(scripted_model: ScriptedMod
     assert any(isinstance(m, TaskNotificationMessage) and m.status == "completed" for m in messages)
     assert "You review plans." in scripted_model.main_requests[1].system_text
     assert messages[-1].result == "all done"
+
+
+# -- elicitation --------------------------------------------------------------------
+
+
+async def test_elicitation_is_answered_by_the_callback_or_declined(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    import sys
+
+    seen: list[dict[str, Any]] = []
+
+    async def on_elicitation(request: dict[str, Any]) -> dict[str, Any]:
+        seen.append(request)
+        return {"action": "accept", "content": {"name": "Ada"}}
+
+    server = {"type": "stdio", "command": sys.executable, "args": [str(Path(__file__).with_name("elicit_mcp_server.py"))]}
+    outcomes = []
+    for callback in (on_elicitation, None):
+        scripted_model.add(Reply.tool_use("mcp__asker__ask", {}), Reply.text("done"))
+        options = make_options(
+            mcp_servers={"asker": server}, allowed_tools=["mcp__asker__ask"], on_elicitation=callback
+        )
+        outcomes.append(str(tool_results(await run("ask me", options))[0].content))
+    assert seen[0]["message"] == "What is your name?" and seen[0]["mcp_server_name"] == "asker"
+    assert '"action": "accept"' in outcomes[0] and '"Ada"' in outcomes[0]
+    assert '"action": "decline"' in outcomes[1]  # no callback: a refusal, not an error
