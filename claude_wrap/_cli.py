@@ -130,7 +130,8 @@ def _result_text(block: ToolResultBlock) -> str:
     return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
 
 
-def _result_line(result: ResultMessage) -> str:
+def result_line(result: ResultMessage) -> str:
+    """The closing line of a run: outcome, turns, cost, duration."""
     cost = "n/a" if result.total_cost_usd is None else f"${result.total_cost_usd:.4f}"
     label = f"error ({result.subtype})" if result.is_error else result.subtype
     return (
@@ -314,7 +315,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             view.close()
     if view is not None and view.result is not None:
         print()
-        print(_result_line(view.result))
+        print(result_line(view.result))
     if error is not None:
         print(f"{PROG}: {error}", file=sys.stderr)
     return code

@@ -186,6 +186,25 @@ async def run_ours(env: dict[str, str], cwd: str, prompt: str) -> RunTiming:
     return RunTiming(result_at - start, end - start)
 
 
+def _fresh_dirs(model: Any, tmp: str) -> tuple[dict[str, str], str]:
+    """A fresh HOME and cwd per run, so no run sees another's session files."""
+    d = Path(tempfile.mkdtemp(dir=tmp))
+    (d / "cwd").mkdir()
+    return model.env(d / "home"), str(d / "cwd")
+
+
+def _interleave(label: str, runs: int, sides: list[tuple[list[RunTiming], Callable[[], RunTiming]]]) -> None:
+    """One uncounted warm-up run per side, then ``runs`` pairs in ABBA order,
+    so drift in machine load hits both sides alike."""
+    log(f"{label}: warm-up (1 run each, not counted)")
+    for _, fn in sides:
+        fn()
+    for i in range(runs):
+        for sink, fn in sides if i % 2 == 0 else list(reversed(sides)):
+            sink.append(fn())
+        log(f"{label}: pair {i + 1}/{runs}: " + ", ".join(f"{sink[-1].exit_s * 1000:.0f} ms" for sink, _ in sides))
+
+
 def bench_query(runs: int) -> dict[str, Any]:
     from claude_wrap import find_binary
     from claude_wrap.testing import Reply, ScriptedModel
@@ -200,38 +219,19 @@ def bench_query(runs: int) -> dict[str, Any]:
         # One event loop for all our runs (asyncio.Runner needs Python 3.11).
         loop = asyncio.new_event_loop()
 
-        def fresh() -> tuple[dict[str, str], str]:
-            # A fresh HOME and cwd per run, so no run sees another's session files.
-            d = Path(tempfile.mkdtemp(dir=tmp))
-            (d / "cwd").mkdir()
-            return model.env(d / "home"), str(d / "cwd")
-
         def one_bare() -> RunTiming:
-            env, cwd = fresh()
+            env, cwd = _fresh_dirs(model, tmp)
             # The same child environment query() builds (see ClaudeAgentOptions.explain()).
             child = {k: v for k, v in os.environ.items() if k not in ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")}
             child.update({"CLAUDE_CODE_ENTRYPOINT": "sdk-py", "PWD": cwd}, **env)
             return run_bare(binary, child, cwd, prompt)
 
         def one_ours() -> RunTiming:
-            env, cwd = fresh()
+            env, cwd = _fresh_dirs(model, tmp)
             return loop.run_until_complete(run_ours(env, cwd, prompt))
 
         try:
-            log("query: warm-up (1 run each, not counted)")
-            one_bare()
-            one_ours()
-            for i in range(runs):
-                # ABBA order: alternate which side goes first in each pair.
-                pair: list[tuple[list[RunTiming], Callable[[], RunTiming]]] = [(bare, one_bare), (ours, one_ours)]
-                if i % 2:
-                    pair.reverse()
-                for sink, fn in pair:
-                    sink.append(fn())
-                log(
-                    f"query: pair {i + 1}/{runs}: bare {bare[-1].exit_s * 1000:.0f} ms, "
-                    f"ours {ours[-1].exit_s * 1000:.0f} ms"
-                )
+            _interleave("query", runs, [(bare, one_bare), (ours, one_ours)])
         finally:
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.close()
@@ -772,32 +772,19 @@ def bench_official(runs: int, import_runs: int) -> dict[str, Any]:
     ) as tmp:
         loop = asyncio.new_event_loop()
 
-        def fresh() -> tuple[dict[str, str], str]:
-            d = Path(tempfile.mkdtemp(dir=tmp))
-            (d / "cwd").mkdir()
-            return model.env(d / "home"), str(d / "cwd")
-
         def one_official() -> RunTiming:
-            env, cwd = fresh()
+            env, cwd = _fresh_dirs(model, tmp)
             config = json.dumps({"cli": cli, "env": env, "cwd": cwd})
             out = subprocess.run([str(python), "-c", _OFFICIAL_RUN, config], capture_output=True, text=True, check=True)
             data = json.loads(out.stdout.strip().splitlines()[-1])
             return RunTiming(data["result_s"], data["exit_s"])
 
         def one_ours() -> RunTiming:
-            env, cwd = fresh()
+            env, cwd = _fresh_dirs(model, tmp)
             return loop.run_until_complete(run_ours(env, cwd, "Say hello"))
 
         try:
-            one_official()
-            one_ours()
-            for i in range(runs):
-                pair: list[tuple[list[RunTiming], Callable[[], RunTiming]]] = [(theirs, one_official), (ours, one_ours)]
-                if i % 2:
-                    pair.reverse()
-                for sink, fn in pair:
-                    sink.append(fn())
-                log(f"official: pair {i + 1}/{runs}")
+            _interleave("official", runs, [(theirs, one_official), (ours, one_ours)])
         finally:
             loop.close()
 

@@ -17,21 +17,11 @@ import asyncio
 import os
 import sys
 import tempfile
-import textwrap
 from pathlib import Path
 from typing import Any
 
-from claude_wrap import (
-    AssistantMessage,
-    ClaudeAgentOptions,
-    ClaudeSDKError,
-    ResultMessage,
-    TextBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    UserMessage,
-    query,
-)
+from claude_wrap import ClaudeAgentOptions, ClaudeSDKError, ResultMessage, query
+from claude_wrap._cli import LiveView, result_line
 
 NOTES = """\
 Shopping list for the team offsite
@@ -47,38 +37,6 @@ PROMPT = (
     "`wc -l notes.txt`, and tell me in one or two sentences what the file is "
     "about and how many lines it has."
 )
-
-WIDTH = 100
-
-
-def short(text: str, width: int = WIDTH) -> str:
-    """First non-empty line, shortened to ``width`` characters."""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    first = (lines[0] if lines else "").replace("\t", " ")
-    more = len(lines) > 1
-    if len(first) > width or more:
-        first = textwrap.shorten(first, width=width - 1, placeholder="") if len(first) > width else first
-        first += " …"
-    return first
-
-
-def tool_summary(block: ToolUseBlock) -> str:
-    data = block.input
-    for key in ("command", "file_path", "path", "pattern", "url"):
-        if key in data:
-            return f"{block.name}({key}={data[key]!r})"
-    args = ", ".join(f"{k}={v!r}" for k, v in data.items())
-    return f"{block.name}({short(args, 80)})"
-
-
-def result_text(block: ToolResultBlock) -> str:
-    content: Any = block.content
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
-
 
 def offline_replies(notes: Path) -> list[Any]:
     """The script the fake API follows: Read, then Bash, then a text answer."""
@@ -100,25 +58,15 @@ def offline_replies(notes: Path) -> list[Any]:
 
 
 async def run(options: ClaudeAgentOptions) -> ResultMessage | None:
-    final: ResultMessage | None = None
-    names: dict[str, str] = {}
-    async for message in query(prompt=PROMPT, options=options):
-        if isinstance(message, AssistantMessage):
-            for block in message.content:
-                if isinstance(block, TextBlock) and block.text.strip():
-                    print(f"assistant: {block.text.strip()}")
-                elif isinstance(block, ToolUseBlock):
-                    names[block.id] = block.name
-                    print(f"  → {tool_summary(block)}")
-        elif isinstance(message, UserMessage) and isinstance(message.content, list):
-            for block in message.content:
-                if isinstance(block, ToolResultBlock):
-                    mark = "✗" if block.is_error else "←"
-                    name = names.get(block.tool_use_id, "tool")
-                    print(f"  {mark} {name}: {short(result_text(block), 80)}")
-        elif isinstance(message, ResultMessage):
-            final = message
-    return final
+    # The same live view as `claude-wrap run`: text, one line per tool call
+    # with its outcome, a spinner while a tool runs (on a terminal).
+    view = LiveView(sys.stdout, tty=sys.stdout.isatty())
+    try:
+        async for message in query(prompt=PROMPT, options=options):
+            view.handle(message)
+    finally:
+        view.close()
+    return view.result
 
 
 def main() -> int:
@@ -165,12 +113,8 @@ def main() -> int:
     if result is None:
         print("\ndemo failed: the run ended without a result", file=sys.stderr)
         return 1
-    cost = "n/a" if result.total_cost_usd is None else f"${result.total_cost_usd:.4f}"
     print()
-    print(
-        f"result: {result.subtype} · {result.num_turns} turns · cost {cost} · "
-        f"{result.duration_ms / 1000:.2f} s (API {result.duration_api_ms / 1000:.2f} s)"
-    )
+    print(result_line(result))
     if model is not None and model.errors:
         print("scripted model errors:\n" + "\n".join(model.errors), file=sys.stderr)
         return 1

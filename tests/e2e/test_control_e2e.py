@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from _procs import processes_where
+from _e2e import Options, bash, run, tool_results
 
 from claude_wrap import (
     AgentDefinition,
     AssistantMessage,
-    ClaudeAgentOptions,
     ClaudeSDKClient,
     HookMatcher,
     PermissionResultAllow,
@@ -25,38 +24,16 @@ from claude_wrap import (
     TaskNotificationMessage,
     TaskStartedMessage,
     ToolPermissionContext,
-    ToolResultBlock,
     TurnTimeoutError,
     UserMessage,
-    query,
 )
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
-Options = Callable[..., ClaudeAgentOptions]
 
 
-async def run(prompt: str, options: ClaudeAgentOptions, limit: float = 60) -> list[Any]:
-    out: list[Any] = []
-    with anyio.fail_after(limit):
-        async for message in query(prompt=prompt, options=options):
-            out.append(message)
-    return out
 
-
-def tool_results(messages: list[Any]) -> list[ToolResultBlock]:
-    return [
-        b
-        for m in messages
-        if isinstance(m, UserMessage) and isinstance(m.content, list)
-        for b in m.content
-        if isinstance(b, ToolResultBlock)
-    ]
-
-
-def bash(command: str) -> Reply:
-    return Reply.tool_use("Bash", {"command": command, "description": "run"})
 
 
 # -- hooks ---------------------------------------------------------------------

@@ -7,48 +7,28 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from _procs import processes_where
+from _e2e import Options, run, tool_results
 
 from claude_wrap import (
-    ClaudeAgentOptions,
     HookMatcher,
     InitSystemMessage,
     ResultError,
     ResultMessage,
-    ToolResultBlock,
     TurnTimeoutError,
-    UserMessage,
     query,
 )
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
-Options = Callable[..., ClaudeAgentOptions]
 
 
-async def run(prompt: str, options: ClaudeAgentOptions, limit: float = 60) -> list[Any]:
-    out: list[Any] = []
-    with anyio.fail_after(limit):
-        async for message in query(prompt=prompt, options=options):
-            out.append(message)
-    return out
-
-
-def first_tool_result(messages: list[Any]) -> ToolResultBlock:
-    return next(
-        b
-        for m in messages
-        if isinstance(m, UserMessage) and isinstance(m.content, list)
-        for b in m.content
-        if isinstance(b, ToolResultBlock)
-    )
 
 
 async def test_stopped_binary_trips_the_watchdog(
@@ -94,7 +74,7 @@ async def test_hook_returning_garbage_denies(
     scripted_model.add(Reply.tool_use("Bash", {"command": "touch g.txt", "description": "x"}), Reply.text("ok"))
     messages = await run("go", make_options(allowed_tools=["Bash"], hooks={"PreToolUse": [HookMatcher(None, [garbage])]}))
     assert not (workdir / "g.txt").exists()
-    assert "TypeError" in str(first_tool_result(messages).content)
+    assert "TypeError" in str(tool_results(messages)[0].content)
 
 
 async def test_hanging_callback_times_out_and_denies(
@@ -106,7 +86,7 @@ async def test_hanging_callback_times_out_and_denies(
     scripted_model.add(Reply.tool_use("Bash", {"command": "touch h.txt", "description": "x"}), Reply.text("ok"))
     messages = await run("go", make_options(can_use_tool=hang, callback_timeout=1))
     assert not (workdir / "h.txt").exists()
-    assert "timed out" in str(first_tool_result(messages).content)
+    assert "timed out" in str(tool_results(messages)[0].content)
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "ok"
 
 

@@ -6,12 +6,12 @@ import base64
 import enum
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
+from _e2e import Options, run
 from pydantic import BaseModel
 
 from claude_wrap import (
@@ -20,14 +20,12 @@ from claude_wrap import (
     ResultMessage,
     ToolAnnotations,
     create_sdk_mcp_server,
-    query,
     tool,
 )
 from claude_wrap.testing import Reply, ScriptedModel, ScriptedToolUse
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
-Options = Callable[..., ClaudeAgentOptions]
 
 # A 1x1 PNG.
 PIXEL = base64.b64encode(
@@ -60,10 +58,6 @@ async def add(args: dict[str, Any]) -> str:
     total = args["a"] + args["b"]
     return str(int(total) if total.is_integer() else total)
 
-
-async def run(prompt: str, options: ClaudeAgentOptions, limit: float = 60) -> list[Any]:
-    with anyio.fail_after(limit):
-        return [m async for m in query(prompt=prompt, options=options)]
 
 
 def calc_options(make_options: Options, *tools: Any, **overrides: Any) -> ClaudeAgentOptions:

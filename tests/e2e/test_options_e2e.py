@@ -7,33 +7,27 @@ Options do not depend on the event loop, so these run under asyncio only
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
+from _e2e import Options, bash, run, tool_results
 from pydantic import BaseModel, field_validator
 
 from claude_wrap import (
     AgentDefinition,
     AssistantMessage,
-    ClaudeAgentOptions,
     ClaudeSDKClient,
     HookEventMessage,
     InitSystemMessage,
     ResultError,
     ResultMessage,
     StructuredOutputError,
-    ToolResultBlock,
-    UserMessage,
-    query,
 )
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
-Options = Callable[..., ClaudeAgentOptions]
 
 
 @pytest.fixture
@@ -41,26 +35,6 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-async def run(prompt: str, options: ClaudeAgentOptions, limit: float = 60) -> list[Any]:
-    out: list[Any] = []
-    with anyio.fail_after(limit):
-        async for message in query(prompt=prompt, options=options):
-            out.append(message)
-    return out
-
-
-def bash(command: str) -> Reply:
-    return Reply.tool_use("Bash", {"command": command, "description": "run"})
-
-
-def tool_results(messages: list[Any]) -> list[ToolResultBlock]:
-    return [
-        b
-        for m in messages
-        if isinstance(m, UserMessage) and isinstance(m.content, list)
-        for b in m.content
-        if isinstance(b, ToolResultBlock)
-    ]
 
 
 async def test_model_and_system_prompt_reach_the_request(scripted_model: ScriptedModel, make_options: Options) -> None:

@@ -9,17 +9,16 @@ from __future__ import annotations
 import json
 import os
 import signal
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 from _procs import processes_where
+from _e2e import Options, run
 
 from claude_wrap import (
     AssistantMessage,
-    ClaudeAgentOptions,
     CLINotFoundError,
     InitSystemMessage,
     ProcessError,
@@ -36,20 +35,12 @@ from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
-Options = Callable[..., ClaudeAgentOptions]
 
-
-async def collect(prompt: Any, options: ClaudeAgentOptions, limit: float = 60) -> list[Any]:
-    out: list[Any] = []
-    with anyio.fail_after(limit):
-        async for message in query(prompt=prompt, options=options):
-            out.append(message)
-    return out
 
 
 async def test_text_reply(scripted_model: ScriptedModel, make_options: Options) -> None:
     scripted_model.add(Reply.text("Hello from the scripted model."))
-    messages = await collect("Say hello", make_options())
+    messages = await run("Say hello", make_options())
 
     assert isinstance(messages[0], InitSystemMessage)
     assert messages[0].session_id
@@ -69,7 +60,7 @@ async def test_bash_tool_loop_writes_file_and_result_reaches_model(
         Reply.tool_use("Bash", {"command": "echo tool-output > made.txt && cat made.txt", "description": "write"}),
         Reply.text("done"),
     )
-    messages = await collect("make a file", make_options(allowed_tools=["Bash"]))
+    messages = await run("make a file", make_options(allowed_tools=["Bash"]))
 
     assert (workdir / "made.txt").read_text().strip() == "tool-output"
     uses = [b for m in messages if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, ToolUseBlock)]
@@ -84,10 +75,10 @@ async def test_bash_tool_loop_writes_file_and_result_reaches_model(
 
 async def test_resume_sends_earlier_turns(scripted_model: ScriptedModel, make_options: Options) -> None:
     scripted_model.add(Reply.text("noted"), Reply.text("PINEAPPLE it was"))
-    first = await collect("remember the word PINEAPPLE", make_options())
+    first = await run("remember the word PINEAPPLE", make_options())
     session_id = first[-1].session_id
 
-    second = await collect("what word?", make_options(resume=session_id))
+    second = await run("what word?", make_options(resume=session_id))
 
     assert second[-1].session_id == session_id
     request = scripted_model.main_requests[1]
@@ -97,7 +88,7 @@ async def test_resume_sends_earlier_turns(scripted_model: ScriptedModel, make_op
 
 async def test_partial_messages_stream_deltas(scripted_model: ScriptedModel, make_options: Options) -> None:
     scripted_model.add(Reply.thinking("Let me think.", "Streaming works."))
-    messages = await collect("stream please", make_options(include_partial_messages=True))
+    messages = await run("stream please", make_options(include_partial_messages=True))
 
     events = [m.event for m in messages if isinstance(m, StreamEvent)]
     deltas = "".join(
@@ -142,7 +133,7 @@ async def test_api_error_ends_with_typed_outcome(scripted_model: ScriptedModel, 
 async def test_two_megabyte_assistant_frame(scripted_model: ScriptedModel, make_options: Options) -> None:
     big = "".join(chr(0x41 + i % 26) for i in range(2_000_000))
     scripted_model.add(Reply.text(big))
-    messages = await collect("big", make_options())
+    messages = await run("big", make_options())
 
     texts = [b.text for m in messages if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, TextBlock)]
     assert texts == [big]
@@ -151,7 +142,7 @@ async def test_two_megabyte_assistant_frame(scripted_model: ScriptedModel, make_
 async def test_structured_output(scripted_model: ScriptedModel, make_options: Options) -> None:
     schema = {"type": "object", "properties": {"answer": {"type": "integer"}}, "required": ["answer"]}
     scripted_model.add(Reply.tool_use("StructuredOutput", {"answer": 42}), Reply.text("ok").sticky())
-    messages = await collect(
+    messages = await run(
         "answer", make_options(output_format={"type": "json_schema", "schema": schema})
     )
 
@@ -164,7 +155,7 @@ async def test_structured_output(scripted_model: ScriptedModel, make_options: Op
 async def test_crashing_binary_reports_exit_code_and_stderr(make_options: Options) -> None:
     options = make_options(extra_args={"definitely-not-a-flag": None})
     with pytest.raises(ProcessError) as info:
-        await collect("hi", options)
+        await run("hi", options)
 
     assert info.value.exit_code not in (0, None)
     assert "definitely-not-a-flag" in str(info.value)  # the binary's own stderr, in the message
@@ -184,7 +175,7 @@ async def test_binary_killed_mid_stream(scripted_model: ScriptedModel, make_opti
 
 async def test_missing_binary(make_options: Options, tmp_path: Path) -> None:
     with pytest.raises(CLINotFoundError) as info:
-        await collect("hi", make_options(cli_path=tmp_path / "no-such-claude"))
+        await run("hi", make_options(cli_path=tmp_path / "no-such-claude"))
     assert "no-such-claude" in str(info.value)
 
 
@@ -239,7 +230,7 @@ async def test_six_concurrent_queries(scripted_model: ScriptedModel, make_option
     results: list[str] = []
 
     async def one(n: int) -> None:
-        messages = await collect(f"q{n}", make_options(), limit=120)
+        messages = await run(f"q{n}", make_options(), limit=120)
         assert isinstance(messages[-1], ResultMessage)
         results.append(messages[-1].result or "")
 
@@ -256,6 +247,6 @@ async def test_async_iterable_prompt_runs_each_turn(scripted_model: ScriptedMode
         for text in ("first", "second"):
             yield {"type": "user", "message": {"role": "user", "content": text}}
 
-    messages = await collect(prompts(), make_options())
+    messages = await run(prompts(), make_options())
     results = [m.result for m in messages if isinstance(m, ResultMessage)]
     assert results == ["one", "two"]

@@ -25,7 +25,6 @@ from claude_wrap import (
     PostgresSessionStore,
     RedisSessionStore,
     ResultMessage,
-    SessionStore,
     SQLiteSessionStore,
     fork_session,
     get_session_messages,

@@ -4,7 +4,6 @@ mirror batcher's retry rules, without the binary."""
 from __future__ import annotations
 
 import json
-import os
 import stat
 import uuid
 from pathlib import Path
