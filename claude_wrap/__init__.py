@@ -33,7 +33,7 @@ _EXPORTS: dict[str, str] = {
     "BinaryInfo": "_binary",
     "binary_info": "_binary",
     "find_binary": "_binary",
-    "fetch_binary": "_binary",
+    "fetch_binary": "_fetch",
     # option types
     "AgentDefinition": "_agents",
     "EffortLevel": "_options",
@@ -362,7 +362,8 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from ._agents import AgentDefinition
-    from ._binary import BinaryInfo, binary_info, fetch_binary, find_binary
+    from ._binary import BinaryInfo, binary_info, find_binary
+    from ._fetch import fetch_binary
     from ._client import ClaudeSDKClient
     from ._pool import ClaudePool, prewarm
     from ._control_plane import CanUseToolShadowedWarning

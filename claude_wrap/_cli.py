@@ -67,12 +67,12 @@ def add_fetch_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_fetch(args: argparse.Namespace, *, prog: str = PROG) -> int:
     """Run ``fetch-binary`` with parsed arguments; returns the exit code."""
-    from claude_wrap import _binary
     from claude_wrap._exceptions import ClaudeSDKError
+    from claude_wrap._fetch import ensure_binary
 
     status = sys.stderr if args.print_path else sys.stdout
     try:
-        res = _binary.ensure_binary(args.platform, force=args.force, verify=args.verify, tarball=args.from_tarball)
+        res = ensure_binary(args.platform, force=args.force, verify=args.verify, tarball=args.from_tarball)
     except KeyboardInterrupt:
         print(f"{prog}: interrupted; nothing was installed", file=sys.stderr)
         return 130

@@ -11,7 +11,7 @@ Steps:
    run time it falls back to the cache or ``PATH``) and the sdist, from this
    checkout, without build isolation (hatchling is in the ``dev`` extra).
 2. For each platform, the pinned binary is made available in the cache with
-   ``claude_wrap._binary.fetch_binary(platform)`` (a verified cached copy is
+   ``claude_wrap._fetch.fetch_binary(platform)`` (a verified cached copy is
    reused; otherwise ``npm pack`` through your own npm configuration).
 3. Each platform wheel is the pure wheel plus ``claude_wrap/_bundled/claude``
    (``claude.exe`` on Windows) stored with mode 0755, retagged
@@ -70,13 +70,13 @@ class BuildError(Exception):
     """A build step failed; the message says which and why."""
 
 
-def _import_binary_module() -> ModuleType:
+def _import_fetch_module() -> ModuleType:
     try:
-        from claude_wrap import _binary
+        from claude_wrap import _fetch
     except ImportError:  # a checkout without the package installed
         sys.path.insert(0, str(ROOT))
-        from claude_wrap import _binary
-    return _binary
+        from claude_wrap import _fetch
+    return _fetch
 
 
 # --------------------------------------------------------------------------- hatchling
@@ -221,10 +221,10 @@ def _add_binary(zf: zipfile.ZipFile, binary: BinarySpec, compresslevel: int) -> 
 
 def binary_for(platform: str) -> BinarySpec:
     """The pinned, verified binary for ``platform`` (fetched into the cache if needed)."""
-    _binary = _import_binary_module()
-    manifest = _binary.load_manifest()
+    _fetch = _import_fetch_module()
+    manifest = _fetch.load_manifest()
     entry = manifest.entry(platform)
-    path = _binary.fetch_binary(platform)
+    path = _fetch.fetch_binary(platform)
     return BinarySpec(Path(path), entry.binary, entry.sha256, entry.size)
 
 

