@@ -172,7 +172,6 @@ _EXPORTS: dict[str, str] = {
     "CLIConnectionError": "_exceptions",
     "CLIJSONDecodeError": "_exceptions",
     "CLINotFoundError": "_exceptions",
-    "CallbackError": "_exceptions",
     "ClaudeSDKError": "_exceptions",
     "ControlError": "_exceptions",
     "ControlRejectedError": "_exceptions",
@@ -197,7 +196,6 @@ __all__ = [
     "CLIConnectionError",
     "CLIJSONDecodeError",
     "CLINotFoundError",
-    "CallbackError",
     "CanUseTool",
     "CanUseToolShadowedWarning",
     "ClaudeAgentOptions",
@@ -408,7 +406,6 @@ if TYPE_CHECKING:
     )
     from ._codec import decode_line
     from ._exceptions import (
-        CallbackError,
         ClaudeSDKError,
         CLIConnectionError,
         CLIJSONDecodeError,

@@ -208,7 +208,13 @@ def _model_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
         b.flag("--task-budget", str(int(options.task_budget["total"])))
     schema = _output_schema(options)
     if schema is not None:
-        b.long_value("--json-schema", "--json-schema", json.dumps(schema))
+        text = json.dumps(schema)
+        if len(text.encode("utf-8")) > _ARG_LIMIT:
+            # --json-schema takes JSON only (no file); the binary also reads it
+            # from initialize, which has no size limit.
+            b.initialize["jsonSchema"] = schema
+        else:
+            b.flag("--json-schema", text)
 
 
 def _output_schema(options: ClaudeAgentOptions) -> dict[str, Any] | None:
@@ -403,9 +409,10 @@ def _redact_arg(arg: str) -> str:
 def explain(options: ClaudeAgentOptions) -> Explanation:
     """The launch plan for ``options`` with secrets redacted; spawns nothing."""
     from ._binary import find_binary
+    from ._control_plane import control_plane, initialize_request
 
     try:
-        cli = os.fspath(find_binary(options.cli_path))
+        cli = os.fspath(find_binary(options.cli_path, prefer_path=options.prefer_path))
     except Exception:  # noqa: BLE001 - explain() must work without a binary too
         cli = os.fspath(options.cli_path) if options.cli_path else "claude"
     launch = build_launch(options, cli, check_cwd=False)
@@ -416,5 +423,6 @@ def explain(options: ClaudeAgentOptions) -> Explanation:
         argv=argv,
         env_changes={k: _redact(k, v) for k, v in launch.env_changes.items()},
         cwd=launch.cwd,
-        initialize=launch.initialize,
+        # the whole request, as a run sends it (hooks, agents, MCP servers ...)
+        initialize={"subtype": "initialize", **initialize_request(launch.initialize, control_plane(options))},
     )

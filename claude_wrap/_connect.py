@@ -12,7 +12,7 @@ import msgspec
 
 from ._argv import build_launch
 from ._binary import find_binary
-from ._control_plane import control_plane
+from ._control_plane import control_plane, initialize_request
 from ._exceptions import ProcessError, ResultError, StructuredOutputError
 from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions
@@ -145,9 +145,7 @@ async def open_session(
 
         attach_mirror(session, options, launch.env if launch is not None else dict(options.env))
     try:
-        fields = dict(launch.initialize if launch is not None else {"hooks": None})
-        fields.pop("subtype", None)
-        fields.update(plane.initialize)
+        fields = initialize_request(launch.initialize if launch is not None else {}, plane)
         rid = await session.start_request("initialize", fields)
         if first_message is not None:
             await session.send_user(first_message)

@@ -33,7 +33,7 @@ from ._options import ClaudeAgentOptions
 from ._permission_types import ToolPermissionContext, permission_result_to_wire
 from ._session import ControlHandler
 
-__all__ = ["CanUseToolShadowedWarning", "ControlPlane", "control_plane"]
+__all__ = ["CanUseToolShadowedWarning", "ControlPlane", "control_plane", "initialize_request"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -184,6 +184,14 @@ def _warn_if_shadowed(options: ClaudeAgentOptions) -> None:
             CanUseToolShadowedWarning,
             stacklevel=4,
         )
+
+
+def initialize_request(base: dict[str, Any], plane: ControlPlane) -> dict[str, Any]:
+    """The ``initialize`` request body: the launch's fields plus the plane's."""
+    fields = {k: v for k, v in base.items() if k != "subtype"}
+    fields.setdefault("hooks", None)
+    fields.update(plane.initialize)
+    return fields
 
 
 def control_plane(options: ClaudeAgentOptions) -> ControlPlane:

@@ -15,7 +15,6 @@ users of the official package already catch keep their meaning::
     ├── ControlError                    a control request we sent failed
     │   ├── ControlTimeoutError         ... got no answer in time (also a ``TimeoutError``)
     │   └── ControlRejectedError        ... was answered with an error
-    ├── CallbackError                   a user callback raised (original is ``__cause__``)
     ├── StructuredOutputError           structured output did not fit ``output_type``
     └── TurnTimeoutError                a turn went silent or ran too long (also a ``TimeoutError``)
 
@@ -33,7 +32,6 @@ __all__ = [
     "CLIConnectionError",
     "CLIJSONDecodeError",
     "CLINotFoundError",
-    "CallbackError",
     "ClaudeSDKError",
     "ControlError",
     "ControlRejectedError",
@@ -178,13 +176,6 @@ class ControlRejectedError(ControlError):
         self.error_code = error_code
         code = f" [{error_code}]" if error_code else ""
         super().__init__(f"control request {subtype!r} was rejected{code}: {error}", subtype)
-
-
-class CallbackError(ClaudeSDKError):
-    """A user callback (hook, permission callback, tool, stderr) raised.
-
-    The original exception is ``__cause__``.
-    """
 
 
 class StructuredOutputError(ClaudeSDKError):

@@ -232,6 +232,9 @@ class ClaudeAgentOptions:
     """Yield ``StreamEvent`` deltas while the model writes."""
     max_buffer_size: int | None = Field(default=None, gt=0)
     """Largest stdout line accepted, in bytes. ``None`` (default): no limit."""
+    debug_stderr: Any = None
+    """Accepted for compatibility with the official package, where it is
+    deprecated and unused; use ``stderr``."""
     stderr: StderrCallback | None = None
     """Called with each stderr line of the binary."""
 
@@ -327,6 +330,11 @@ class ClaudeAgentOptions:
             raise ValueError("resume_session_at and resume_drops_turn need resume=<session id>")
         if self.resume_drops_turn and not self.resume_session_at:
             raise ValueError("resume_drops_turn needs resume_session_at")
+        if self.session_store is not None and self.enable_file_checkpointing:
+            raise ValueError(
+                "enable_file_checkpointing cannot be used with session_store: checkpoints live in the "
+                "local config dir, which a store-backed resume replaces with a temporary one"
+            )
         if self.continue_conversation and self.resume is not None:
             raise ValueError("continue_conversation and resume both pick the session to load; set only one")
         if self.fork_session and not (self.resume or self.continue_conversation):

@@ -147,3 +147,38 @@ def test_output_type_schema_is_sent() -> None:
 def test_conflicts_are_refused_before_spawn(fields: dict[str, Any], message: str) -> None:
     with pytest.raises(ValidationError, match=message):
         ClaudeAgentOptions(**fields)
+
+
+def test_a_schema_too_long_for_argv_goes_in_initialize() -> None:
+    schema = {"type": "object", "properties": {f"field_{i}": {"type": "string", "description": "d" * 50} for i in range(2000)}}
+    result = launch(output_format={"type": "json_schema", "schema": schema})
+    assert "--json-schema" not in result.argv
+    assert result.initialize["jsonSchema"] == schema
+
+
+def test_explain_shows_the_whole_initialize_request() -> None:
+    from claude_wrap import AgentDefinition, HookMatcher
+
+    async def hook(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        return {}
+
+    shown = ClaudeAgentOptions(
+        hooks={"PreToolUse": [HookMatcher("Bash", [hook], timeout=5)]},
+        agents={"a": AgentDefinition(description="d", prompt="p")},
+        supported_dialog_kinds=["k"],
+        prefer_path=False,
+    ).explain()
+    assert shown.initialize["hooks"] == {"PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"], "timeout": 5}]}
+    assert shown.initialize["agents"] == {"a": {"description": "d", "prompt": "p"}}
+    assert shown.initialize["supportedDialogKinds"] == ["k"]
+
+
+def test_official_compatibility_fields() -> None:
+    assert ClaudeAgentOptions(debug_stderr=object()).debug_stderr is not None  # accepted, unused
+
+    class Store:
+        async def append(self, key: Any, entries: Any) -> None: ...
+        async def load(self, key: Any) -> Any: ...
+
+    with pytest.raises(ValidationError, match="enable_file_checkpointing"):
+        ClaudeAgentOptions(session_store=Store(), enable_file_checkpointing=True)  # type: ignore[arg-type]
