@@ -128,24 +128,19 @@ class ClaudeSDKClient:
             frame.setdefault("session_id", session_id)
             await session.send_user(frame)
 
-    async def receive_messages(self) -> AsyncIterator[Message]:
+    def receive_messages(self) -> AsyncIterator[Message]:
         """Yield every message until the binary's output ends."""
-        session = self._live()
-        while True:
-            message = await session.receive()
-            if message is None:
-                return
-            yield message
+        return self._receive(through_result=False)
 
-    async def receive_response(self) -> AsyncIterator[Message]:
+    def receive_response(self) -> AsyncIterator[Message]:
         """Yield messages through the next ``ResultMessage`` (included)."""
+        return self._receive(through_result=True)
+
+    async def _receive(self, *, through_result: bool) -> AsyncIterator[Message]:
         session = self._live()
-        while True:
-            message = await session.receive()
-            if message is None:
-                return
+        while (message := await session.receive()) is not None:
             yield message
-            if isinstance(message, ResultMessage):
+            if through_result and isinstance(message, ResultMessage):
                 return
 
     # -- control ----------------------------------------------------------------------

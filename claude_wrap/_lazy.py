@@ -1,0 +1,34 @@
+"""Lazy package exports: each public name is imported on first use.
+
+Keeps ``import claude_wrap`` (and ``claude_wrap.testing``, which pytest
+loads at start-up) cheap: anyio, msgspec and pydantic load only when a name
+that needs them is first touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from importlib import import_module
+from typing import Any
+
+__all__ = ["lazy_exports"]
+
+
+def lazy_exports(
+    package: str, exports: dict[str, str], namespace: dict[str, Any], public: list[str]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """Module ``__getattr__`` and ``__dir__`` for ``package``, whose public
+    name ``n`` lives in the submodule ``exports[n]``."""
+
+    def __getattr__(name: str) -> Any:
+        module = exports.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(import_module(f"{package}.{module}"), name)
+        namespace[name] = value  # later lookups skip this function
+        return value
+
+    def __dir__() -> list[str]:
+        return public
+
+    return __getattr__, __dir__
