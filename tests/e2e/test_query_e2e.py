@@ -250,3 +250,13 @@ async def test_async_iterable_prompt_runs_each_turn(scripted_model: ScriptedMode
     messages = await run(prompts(), make_options())
     results = [m.result for m in messages if isinstance(m, ResultMessage)]
     assert results == ["one", "two"]
+
+
+async def test_resuming_an_unknown_session_fails_fast_with_the_reason(make_options: Options) -> None:
+    # The binary writes an error result and exits before answering initialize;
+    # that result becomes the error, not a 60 s wait for the handshake.
+    missing = "00000000-0000-4000-8000-000000000000"
+    with pytest.raises(ResultError) as info:
+        await run("hello?", make_options(resume=missing), limit=30)
+    assert "No conversation found" in str(info.value)
+    assert info.value.subtype == "error_during_execution"
