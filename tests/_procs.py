@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -29,3 +33,24 @@ def processes_where(*, cwd: Path | None = None, cmdline_contains: str | None = N
             continue
         found.append(int(entry))
     return found
+
+
+def wait_until(predicate: Callable[[], object], limit: float = 30, what: str = "condition") -> None:
+    """Poll ``predicate`` until it is true; fail after ``limit`` seconds (a hang guard)."""
+    deadline = time.monotonic() + limit
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not reached within {limit:g} s")
+        time.sleep(0.05)
+
+
+def interrupt_once_running(proc: subprocess.Popen[str], marker: str) -> str:
+    """Send SIGINT to ``proc`` once a process with ``marker`` in its command
+    line runs (the script's tool); return what the script wrote to stderr."""
+    try:
+        wait_until(lambda: processes_where(cmdline_contains=marker), what="the tool never started")
+        proc.send_signal(signal.SIGINT)
+        return proc.communicate(timeout=60)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _procs import processes_where
+from _procs import interrupt_once_running, processes_where, wait_until
 
 from claude_wrap.testing import Reply, ScriptedModel
 
@@ -40,13 +38,6 @@ def _run_script(tmp_path: Path, body: str, config: dict[str, Any]) -> subprocess
     )
 
 
-def _wait_until(predicate: Any, limit: float = 30) -> None:
-    deadline = time.monotonic() + limit
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached in time")
-        time.sleep(0.05)
-
 
 @pytest.mark.parametrize("backend", ["asyncio", "trio"])
 def test_ctrl_c_during_a_tool_leaves_no_process(
@@ -68,13 +59,7 @@ def test_ctrl_c_during_a_tool_leaves_no_process(
         """,
         config,
     )
-    try:
-        _wait_until(lambda: processes_where(cmdline_contains=marker))
-        proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    stderr = interrupt_once_running(proc, marker)
     assert "KeyboardInterrupt" in stderr
     assert processes_where(cmdline_contains=marker) == []
     assert processes_where(cwd=workdir) == []
@@ -100,7 +85,7 @@ def test_interpreter_exit_with_an_open_client_leaves_no_process(
     stdout, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 0, stderr
     pid = int(stdout.split()[0])
-    _wait_until(lambda: not os.path.exists(f"/proc/{pid}") or "Z" in _state(pid), limit=10)
+    wait_until(lambda: not os.path.exists(f"/proc/{pid}") or "Z" in _state(pid), limit=10)
     assert processes_where(cwd=workdir) == []
 
 

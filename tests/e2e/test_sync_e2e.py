@@ -5,17 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import subprocess
 import sys
 import textwrap
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _procs import processes_where
+from _procs import interrupt_once_running, processes_where
 
 from claude_wrap import (
     AssistantMessage,
@@ -141,16 +139,7 @@ def test_ctrl_c_leaves_no_process(kind: str, scripted_model: ScriptedModel, tmp_
     proc = subprocess.Popen(
         [sys.executable, str(script), json.dumps(config)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
-    try:
-        deadline = time.monotonic() + 30
-        while not processes_where(cmdline_contains=marker):
-            assert time.monotonic() < deadline, "the tool never started"
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    stderr = interrupt_once_running(proc, marker)
     assert "KeyboardInterrupt" in stderr
     assert processes_where(cmdline_contains=marker) == []
     assert processes_where(cwd=workdir) == []
