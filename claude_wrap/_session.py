@@ -119,7 +119,6 @@ class Session:
         self._pump_lock = anyio.Lock()
         self._changed = anyio.Event()
         self._read_scope: anyio.CancelScope | None = None
-        self._waiting_done: Callable[[], bool] | None = None
         self._ended = False  # stdout reached EOF (or the session broke)
         self._end_error: BaseException | None = None
         self._closed = False
@@ -303,7 +302,6 @@ class Session:
 
     async def _pump(self, done: Callable[[], bool]) -> None:
         async with anyio.create_task_group() as tg:
-            self._waiting_done = done
             if self._feeder is not None:
                 feeder, self._feeder = self._feeder, None
                 self._inflight[_FEEDER] = anyio.CancelScope()  # the pump waits for it
@@ -334,7 +332,6 @@ class Session:
                 await self._finish(exc)
             finally:
                 self._read_scope = None
-                self._waiting_done = None
 
     async def _read_line(self) -> bytes | None:
         limit = self._watchdog_limit()
@@ -376,11 +373,18 @@ class Session:
         if isinstance(frame, ControlResponseIn):
             self._resolve(frame)
         elif isinstance(frame, ControlRequestIn):
-            tg.start_soon(self._answer, frame)
+            # Registered before the task starts: the watchdog must not count
+            # the callback's time, and a cancel may arrive before it runs.
+            scope = anyio.CancelScope()
+            key = frame.request_id or f"\0anonymous-{id(scope)}"
+            if key in self._inflight:
+                key = f"{key}\0{id(scope)}"  # a repeated id must not hide the first
+            self._inflight[key] = scope
+            tg.start_soon(self._answer, frame, key, scope)
         elif isinstance(frame, ControlCancel):
-            scope = self._inflight.get(frame.request_id or "")
-            if scope is not None:
-                scope.cancel()
+            withdrawn = self._inflight.get(frame.request_id or "")
+            if withdrawn is not None:
+                withdrawn.cancel()
         else:
             if isinstance(frame, UnknownMessage) and frame.type in self.frame_taps:
                 self.frame_taps[frame.type](frame)
@@ -405,7 +409,7 @@ class Session:
             slot.error = ControlRejectedError("?", body.error or "unknown error", body.error_code)
         slot.done = True
 
-    async def _answer(self, frame: ControlRequestIn) -> None:
+    async def _answer(self, frame: ControlRequestIn, key: str, scope: anyio.CancelScope) -> None:
         """Run a handler for a request from the binary and write its answer."""
         rid = frame.request_id or ""
         try:
@@ -414,8 +418,6 @@ class Session:
             request = {}
         subtype = request.get("subtype") if isinstance(request, dict) else None
         handler = self.handlers.get(subtype) if isinstance(subtype, str) else None
-        scope = anyio.CancelScope()
-        self._inflight[rid] = scope
         reply: dict[str, Any] | None = None
         try:
             with scope:
@@ -435,7 +437,7 @@ class Session:
             reply = _error_reply(rid, "cancelled by the host")
             raise
         finally:
-            self._inflight.pop(rid, None)
+            del self._inflight[key]
             if reply is not None and not self._ended:
                 with anyio.CancelScope(shield=True):
                     try:
@@ -445,9 +447,10 @@ class Session:
             self._wake_reader()
 
     def _wake_reader(self) -> None:
-        """A handler ended: if the pump only waits for handlers, stop its read."""
-        done = self._waiting_done
-        if self._read_scope is not None and not self._inflight and done is not None and done():
+        """The last running handler ended: restart the pump's read, so it
+        either stops (its caller's condition already holds) or reads on under
+        the idle watchdog, which does not run while callbacks do."""
+        if self._read_scope is not None and not self._inflight:
             self._read_scope.cancel()
 
     async def _finish(self, error: BaseException | None) -> None:

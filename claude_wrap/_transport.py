@@ -236,29 +236,35 @@ class SubprocessTransport(Transport):
                     self._start = self._scan = 0
                     return line
                 return None
-            chunk = await self._read_stdout_chunk()
-            if chunk:
-                buf += chunk
-            else:
-                self._eof = True
+            await self._fill()
 
-    async def _read_stdout_chunk(self) -> bytes:
-        """One read from stdout, draining stderr meanwhile; b"" at EOF."""
+    def _take(self, chunk: bytes) -> None:
+        if chunk:
+            self._buf += chunk  # in place: receive() holds the same bytearray
+        else:
+            self._eof = True
+
+    async def _fill(self) -> None:
+        """Read more of stdout into the buffer (or note EOF), draining stderr
+        meanwhile.
+
+        Cancel-safe: bytes that were read are in the buffer before the next
+        await, so a cancelled ``receive()`` (the session does this when a
+        callback finishes) loses nothing.
+        """
         stdout = self._proc().stdout
         assert stdout is not None
         if self._stderr_eof or self._proc().stderr is None:
-            return await self._receive_some(stdout)
-        result = b""
+            self._take(await self._receive_some(stdout))
+            return
         async with anyio.create_task_group() as tg:
 
             async def read_stdout() -> None:
-                nonlocal result
-                result = await self._receive_some(stdout)
+                self._take(await self._receive_some(stdout))
                 tg.cancel_scope.cancel()
 
             tg.start_soon(self._drain_stderr)
             tg.start_soon(read_stdout)
-        return result
 
     @staticmethod
     async def _receive_some(stream: anyio.abc.ByteReceiveStream) -> bytes:
