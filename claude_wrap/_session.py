@@ -122,6 +122,7 @@ class Session:
         self._ended = False  # stdout reached EOF (or the session broke)
         self._end_error: BaseException | None = None
         self._closed = False
+        self._closing: anyio.Event | None = None
         self._counter = 0
         self._prefix = secrets.token_hex(4)
         self._turns_open = 0
@@ -143,10 +144,20 @@ class Session:
         await self.transport.send(encode_line(frame))
 
     async def send_user(self, message: dict[str, Any]) -> None:
-        """Write a ``user`` frame and count a turn as open until its result."""
-        await self.send(message)
-        if message.get("type") == "user":
+        """Write a ``user`` frame and count a turn as open until its result.
+
+        The turn is counted before the write: a transport may deliver the
+        result before ``send`` returns.
+        """
+        is_user = message.get("type") == "user"
+        if is_user:
             self._turn_opened()
+        try:
+            await self.send(message)
+        except BaseException:
+            if is_user:
+                self._turns_open -= 1
+            raise
 
     def feed(self, messages: AsyncIterable[dict[str, Any]]) -> None:
         """Write ``messages`` (stream-json frames) to the binary as they come.
@@ -159,15 +170,16 @@ class Session:
         self._feeder = messages
         self.feeding_done = False
 
-    async def _run_feeder(self, messages: AsyncIterable[dict[str, Any]]) -> None:
+    async def _run_feeder(self, messages: AsyncIterable[dict[str, Any]], scope: anyio.CancelScope) -> None:
         try:
-            async for item in messages:
-                if not isinstance(item, dict):
-                    raise TypeError(f"prompt messages must be dicts, got {type(item).__name__}")
-                item.setdefault("parent_tool_use_id", None)
-                item.setdefault("session_id", "default")
-                await self.send_user(item)
-                self.fed += 1
+            with scope:  # cancelled by _finish when the binary's output ends
+                async for item in messages:
+                    if not isinstance(item, dict):
+                        raise TypeError(f"prompt messages must be dicts, got {type(item).__name__}")
+                    item.setdefault("parent_tool_use_id", None)
+                    item.setdefault("session_id", "default")
+                    await self.send_user(item)
+                    self.fed += 1
         except Exception as exc:  # noqa: BLE001 - surfaces from receive()
             self._queue.append(_Raise(exc))
         finally:
@@ -183,8 +195,11 @@ class Session:
 
     def _turn_opened(self) -> None:
         self._turns_open += 1
-        if self._turns_open == 1 and self.turn_timeout is not None:
-            self._turn_deadline = anyio.current_time() + self.turn_timeout
+        if self._turns_open == 1:
+            if self.turn_timeout is not None:
+                self._turn_deadline = anyio.current_time() + self.turn_timeout
+            if self._read_scope is not None:
+                self._read_scope.cancel()  # a read already waiting starts again, under the watchdog
 
     # -- our control requests -----------------------------------------------------
 
@@ -245,7 +260,11 @@ class Session:
             if isinstance(item, _Ready):
                 return self._filtered(item.message)
             if isinstance(item, ResultMessage) and self.before_result:
-                extra = [m for hook in self.before_result if (m := await hook(item)) is not None]
+                try:
+                    extra = [m for hook in self.before_result if (m := await hook(item)) is not None]
+                except BaseException:
+                    self._queue.appendleft(item)  # a cancelled receive() must not lose the result
+                    raise
                 if extra:
                     self._queue.appendleft(_Ready(item))
                     self._queue.extendleft(reversed(extra[1:]))
@@ -304,8 +323,9 @@ class Session:
         async with anyio.create_task_group() as tg:
             if self._feeder is not None:
                 feeder, self._feeder = self._feeder, None
-                self._inflight[_FEEDER] = anyio.CancelScope()  # the pump waits for it
-                tg.start_soon(self._run_feeder, feeder)
+                feeder_scope = anyio.CancelScope()
+                self._inflight[_FEEDER] = feeder_scope  # the pump waits for it; _finish cancels it
+                tg.start_soon(self._run_feeder, feeder, feeder_scope)
             try:
                 while not self._ended:
                     if done() and not self._inflight:
@@ -397,6 +417,7 @@ class Session:
                     else None
                 )
             self._queue.append(frame)
+            self._notify()  # a task waiting for a message while another one pumps
 
     def _resolve(self, frame: ControlResponseIn) -> None:
         body = frame.response
@@ -408,6 +429,7 @@ class Session:
         else:
             slot.error = ControlRejectedError("?", body.error or "unknown error", body.error_code)
         slot.done = True
+        self._notify()  # its waiter may not be the task that pumps
 
     async def _answer(self, frame: ControlRequestIn, key: str, scope: anyio.CancelScope) -> None:
         """Run a handler for a request from the binary and write its answer."""
@@ -418,31 +440,35 @@ class Session:
             request = {}
         subtype = request.get("subtype") if isinstance(request, dict) else None
         handler = self.handlers.get(subtype) if isinstance(subtype, str) else None
-        reply: dict[str, Any] | None = None
+        line: bytes | None = None
         try:
             with scope:
-                if handler is None:
-                    reply = _error_reply(rid, f"Unsupported control request subtype: {subtype}")
+                if scope.cancel_called:
+                    pass  # withdrawn before it ran: the user's callback is not called
+                elif handler is None:
+                    line = _response_line(_error_reply(rid, f"Unsupported control request subtype: {subtype}"))
                 else:
                     try:
                         result = await handler(request)
-                        reply = {"subtype": "success", "request_id": rid, "response": result or {}}
+                        # Encoded here, so an answer msgspec cannot encode is
+                        # the handler's error, answered like any other.
+                        line = _response_line({"subtype": "success", "request_id": rid, "response": result or {}})
                     except Exception as exc:  # noqa: BLE001 - becomes the error reply
                         log.warning("claude_wrap: %s handler raised", subtype, exc_info=True)
-                        reply = _error_reply(rid, f"{type(exc).__name__}: {exc}")
-            if scope.cancelled_caught:
-                reply = None  # the binary withdrew the request: never answer late
+                        line = _response_line(_error_reply(rid, f"{type(exc).__name__}: {exc}"))
+            if scope.cancel_called:
+                line = None  # the binary withdrew the request: never answer late
         except anyio.get_cancelled_exc_class():
             # Our side is being cancelled: do not leave the binary waiting forever.
-            reply = _error_reply(rid, "cancelled by the host")
+            line = _response_line(_error_reply(rid, "cancelled by the host"))
             raise
         finally:
             del self._inflight[key]
-            if reply is not None and not self._ended:
+            if line is not None and not self._ended and not self._closed:
                 with anyio.CancelScope(shield=True):
                     try:
-                        await self.send({"type": "control_response", "response": reply})
-                    except (TransportClosedError, SessionStateError):
+                        await self.transport.send(line)
+                    except TransportClosedError:
                         pass
             self._wake_reader()
 
@@ -498,6 +524,12 @@ class Session:
         """
         if self._closed:
             return
+        if self._closing is not None:
+            # Someone else is closing: wait for them, so "closed" means closed.
+            with anyio.CancelScope(shield=True):
+                await self._closing.wait()
+            return
+        self._closing = anyio.Event()
         with anyio.CancelScope(shield=True):
             try:
                 await self._drain_after_eof()
@@ -511,8 +543,11 @@ class Session:
                 try:
                     await self.transport.aclose()
                 finally:
-                    for callback in self.on_close:
-                        callback()
+                    try:
+                        for callback in self.on_close:
+                            callback()
+                    finally:
+                        self._closing.set()
 
     async def _drain_after_eof(self) -> None:
         if self._ended:
@@ -527,6 +562,10 @@ class Session:
                 await self._drive(lambda: False)  # until stdout ends
             except ClaudeSDKError:
                 pass  # the transport is gone already; closing it is all that is left
+
+
+def _response_line(reply: dict[str, Any]) -> bytes:
+    return encode_line({"type": "control_response", "response": reply})
 
 
 def _error_reply(rid: str, message: str) -> dict[str, Any]:
