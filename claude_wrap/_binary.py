@@ -60,20 +60,16 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from claude_wrap._exceptions import ClaudeSDKError, CLINotFoundError
 
-if TYPE_CHECKING:
-    import tarfile
-
-# Only cheap stdlib modules are imported at module level: find_binary() runs on
-# every spawn and `import claude_wrap` should stay fast. Hashing, tar, gzip and
-# tempfile are imported inside the fetch functions that need them.
+# Only cheap stdlib modules are imported here: find_binary() runs on every
+# spawn and `import claude_wrap` should stay fast. Fetching (hashing, tar,
+# tempfile) lives in claude_wrap._fetch.
 
 __all__ = [
     "ENV_CACHE_DIR",

@@ -18,7 +18,7 @@ from ._control_types import (
 from ._exceptions import SessionStateError
 from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions, PermissionMode
-from ._session import Session
+from ._protocol import Session
 from ._transport import Transport
 
 __all__ = ["ClaudeSDKClient"]

@@ -16,7 +16,7 @@ from ._control_plane import control_plane, initialize_request
 from ._exceptions import ProcessError, ResultError, StructuredOutputError
 from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions
-from ._session import Session
+from ._protocol import Session
 from ._transport import SubprocessTransport, Transport
 
 __all__ = ["open_session", "result_error", "user_frame"]

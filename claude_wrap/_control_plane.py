@@ -31,7 +31,7 @@ from ._agents import agents_to_wire
 from ._hook_types import HOOK_EVENTS, HookMatcher, hook_output_to_wire
 from ._options import ClaudeAgentOptions
 from ._permission_types import ToolPermissionContext, permission_result_to_wire
-from ._session import ControlHandler
+from ._protocol import ControlHandler
 
 __all__ = ["CanUseToolShadowedWarning", "ControlPlane", "control_plane", "initialize_request"]
 

@@ -36,7 +36,6 @@ from claude_wrap._binary import (
     _marker_matches,
     _marker_path,
     binary_name,
-    cache_path,
     cache_root,
     current_platform,
     load_manifest,

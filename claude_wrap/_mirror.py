@@ -41,7 +41,7 @@ from ._transport import SubprocessTransport
 
 if TYPE_CHECKING:
     from ._options import ClaudeAgentOptions
-    from ._session import Session
+    from ._protocol import Session
 
 __all__ = ["Materialized", "MirrorBatcher", "MirroringTransport", "attach_mirror", "materialize_resume"]
 

@@ -36,7 +36,7 @@ from ._exceptions import SessionStateError
 from ._messages import Message
 from ._options import ClaudeAgentOptions
 from ._query import run_prompt
-from ._session import Session
+from ._protocol import Session
 
 __all__ = ["ClaudePool", "prewarm"]
 

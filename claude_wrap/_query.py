@@ -10,7 +10,7 @@ from ._connect import open_session, result_error, user_frame
 from ._exceptions import ProcessError
 from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions
-from ._session import Session
+from ._protocol import Session
 from ._transport import Transport
 
 __all__ = ["query", "run_prompt"]

@@ -543,7 +543,7 @@ async def _roundtrips(kind: str, n: int) -> list[float]:
     """Milliseconds from a request line handed to the session to its answer
     line written, through the real pump and control plane."""
     from claude_wrap._control_plane import control_plane
-    from claude_wrap._session import Session
+    from claude_wrap._protocol import Session
     from claude_wrap.testing import MockTransport
 
     options, warmup, make_request = _roundtrip_setup(kind)

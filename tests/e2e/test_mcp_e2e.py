@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from _e2e import Options, run
 from pydantic import BaseModel

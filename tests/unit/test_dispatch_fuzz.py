@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from claude_wrap import ClaudeAgentOptions, ClaudeSDKError, HookMatcher, PermissionResultAllow
 from claude_wrap._control_plane import control_plane
-from claude_wrap._session import Session
+from claude_wrap._protocol import Session
 from claude_wrap.testing import MockTransport
 
 pytestmark = pytest.mark.anyio

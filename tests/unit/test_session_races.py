@@ -25,7 +25,7 @@ from claude_wrap import (
     query,
 )
 from claude_wrap._messages import AssistantMessage, ResultMessage
-from claude_wrap._session import Session
+from claude_wrap._protocol import Session
 from claude_wrap._transport import SubprocessTransport
 from claude_wrap.testing import MockTransport, initialize_response
 

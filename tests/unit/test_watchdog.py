@@ -9,7 +9,7 @@ import pytest
 
 from claude_wrap import ClaudeAgentOptions, HookMatcher, TurnTimeoutError
 from claude_wrap._control_plane import control_plane
-from claude_wrap._session import Session
+from claude_wrap._protocol import Session
 from claude_wrap.testing import MockTransport
 
 pytestmark = pytest.mark.anyio
