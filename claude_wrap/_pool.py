@@ -286,6 +286,11 @@ class ClaudePool:
             if changed:
                 self._idle = keep
                 self._refill()
+            # Nobody reads a waiting member's pipes: take in what it wrote.
+            # (A snapshot: members may be handed out while we poll.)
+            for member in list(self._idle):
+                if member in self._idle:
+                    await member.session.poll()
 
 
 def prewarm(options: ClaudeAgentOptions | None = None, *, size: int = 1, max_idle: float | None = 300.0) -> ClaudePool:

@@ -281,6 +281,15 @@ class Session:
                 message = result_filter(message)
         return message
 
+    async def poll(self, wait: float = 0.05) -> None:
+        """Take in what the binary has written so far, waiting at most
+        ``wait`` seconds for more: a session left idle (in a pool, say) is
+        otherwise not read, and a full pipe would stall the binary."""
+        if self._ended or self._closed or self._pump_lock.locked():
+            return
+        with anyio.move_on_after(wait):
+            await self._drive(lambda: False)
+
     def queued_result(self) -> ResultMessage | None:
         """The last ``ResultMessage`` waiting in the queue, if any."""
         for item in reversed(self._queue):

@@ -35,3 +35,15 @@ async def test_idle_timeout_resumes_after_a_callback_and_fires() -> None:
     assert ran, "the watchdog fired while the callback was still running"
     assert any(f.get("type") == "control_response" for f in transport.sent)
     await session.aclose()
+
+
+async def test_poll_takes_in_what_an_idle_session_wrote_without_blocking() -> None:
+    transport = MockTransport(lambda frame: None)
+    session = Session(transport)
+    transport.feed({"type": "system", "subtype": "status", "status": None})
+    with anyio.fail_after(5):
+        await session.poll()  # returns although the binary writes nothing more
+    with anyio.fail_after(5):
+        message = await session.receive()
+    assert getattr(message, "subtype", None) == "status"
+    await session.aclose()
