@@ -108,17 +108,16 @@ async def open_session(
             if resumed is not None:
                 resumed.cleanup()
             raise
-        argv = launch.materialize()
-        sub = _transport_class(options)(
-            argv,
-            env=launch.env,
-            cwd=launch.cwd,
-            max_buffer_size=options.max_buffer_size,
-            stderr_callback=options.stderr,
-            shutdown_grace=options.shutdown_grace,
-            user=options.user,
-        )
         try:
+            sub = _transport_class(options)(
+                launch.materialize(),
+                env=launch.env,
+                cwd=launch.cwd,
+                max_buffer_size=options.max_buffer_size,
+                stderr_callback=options.stderr,
+                shutdown_grace=options.shutdown_grace,
+                user=options.user,
+            )
             await sub.start()
         except BaseException:
             launch.cleanup()

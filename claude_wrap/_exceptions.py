@@ -16,6 +16,7 @@ users of the official package already catch keep their meaning::
     │   ├── ControlTimeoutError         ... got no answer in time (also a ``TimeoutError``)
     │   └── ControlRejectedError        ... was answered with an error
     ├── StructuredOutputError           structured output did not fit ``output_type``
+    ├── StoreTimeoutError               a session store did not answer in time (also a ``TimeoutError``)
     └── TurnTimeoutError                a turn went silent or ran too long (also a ``TimeoutError``)
 
 Misuse stays outside the tree: invalid options raise ``pydantic.ValidationError``
@@ -41,6 +42,7 @@ __all__ = [
     "ResultError",
     "SessionStateError",
     "StartupError",
+    "StoreTimeoutError",
     "StructuredOutputError",
     "TransportClosedError",
     "TurnTimeoutError",
@@ -189,6 +191,10 @@ class StructuredOutputError(ClaudeSDKError):
         self.raw = raw
         self.result_message = result_message
         super().__init__(message)
+
+
+class StoreTimeoutError(ClaudeSDKError, TimeoutError):
+    """A session store did not answer within ``load_timeout_ms`` (on resume)."""
 
 
 class TurnTimeoutError(ClaudeSDKError, TimeoutError):

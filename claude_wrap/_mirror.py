@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import msgspec
 
+from ._exceptions import StoreTimeoutError
 from ._messages import Message, MirrorErrorMessage, ResultMessage, UnknownMessage
 from ._session_store import SessionKey, SessionStore, file_path_to_session_key, implements
 from ._transcripts import config_dir, is_uuid, project_key_for_directory
@@ -167,14 +168,15 @@ class MirrorBatcher:
             if attempt:
                 await anyio.sleep(self.backoff[attempt - 1])
             try:
-                with anyio.fail_after(self.send_timeout):
+                with anyio.move_on_after(self.send_timeout) as deadline:
                     await self.store.append(key, entries)
-                return None, True
-            except TimeoutError:
-                # It may still land: sending it again could duplicate it.
-                return f"append timed out after {self.send_timeout:g} s", False
-            except Exception as exc:  # noqa: BLE001 - the store is user code
+            except Exception as exc:  # noqa: BLE001 - the store is user code (its own timeouts too)
                 last = exc
+                continue
+            if deadline.cancelled_caught:
+                # Our deadline cut it off; it may still land: sending it again could duplicate it.
+                return f"append timed out after {self.send_timeout:g} s", False
+            return None, True
         return f"{type(last).__name__}: {last}", True
 
     def _recount(self) -> None:
@@ -281,7 +283,9 @@ async def _bounded(seconds: float, what: str, call: Awaitable[Any]) -> Any:
         with anyio.fail_after(seconds):
             return await call
     except TimeoutError:
-        raise TimeoutError(f"the session store did not answer {what} within {seconds:g} s (load_timeout_ms)") from None
+        raise StoreTimeoutError(
+            f"the session store did not answer {what} within {seconds:g} s (load_timeout_ms)"
+        ) from None
 
 
 async def materialize_resume(options: ClaudeAgentOptions) -> Materialized | None:

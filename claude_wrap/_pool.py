@@ -45,6 +45,9 @@ __all__ = ["ClaudePool", "prewarm"]
 class _Member:
     session: Session
     idle_since: float
+    polling: bool = False
+    """The pool is reading its output; handing it out now would leave the
+    new owner's callbacks in the poll's hands."""
 
     def alive(self) -> bool:
         return self.session.transport.returncode is None and not self.session.ended
@@ -219,8 +222,8 @@ class ClaudePool:
     async def _take(self) -> Session:
         while True:
             self._check_open()
-            while self._idle:
-                member = self._idle.popleft()
+            for member in [m for m in self._idle if not m.polling]:
+                self._idle.remove(member)
                 if member.alive():
                     self._refill()
                     return member.session
@@ -290,7 +293,12 @@ class ClaudePool:
             # (A snapshot: members may be handed out while we poll.)
             for member in list(self._idle):
                 if member in self._idle:
-                    await member.session.poll()
+                    member.polling = True
+                    try:
+                        await member.session.poll()
+                    finally:
+                        member.polling = False
+                        self._notify()  # a _take() may be waiting for it
 
 
 def prewarm(options: ClaudeAgentOptions | None = None, *, size: int = 1, max_idle: float | None = 300.0) -> ClaudePool:

@@ -82,6 +82,8 @@ class _LoopThread:
 
     def run(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         """Run ``await fn(*args)`` on the loop; on Ctrl-C cancel it, wait, re-raise."""
+        if self._closed:
+            raise SessionStateError("this client was disconnected (or its run ended); create a new one")
         state: dict[str, Any] = {"cancelled": False, "scope": None}
 
         async def step() -> T:
@@ -109,6 +111,11 @@ class _LoopThread:
             # finishes before the interrupt reaches the caller.
             concurrent.futures.wait([future])
             raise
+
+    @property
+    def closed(self) -> bool:
+        """True once the loop was stopped."""
+        return self._closed
 
     def close(self) -> None:
         """Stop the loop and join the thread; idempotent."""
@@ -183,7 +190,7 @@ class MessageIterator(Iterator[Message]):
         self._closed = True
         try:
             aclose = getattr(self._messages, "aclose", None)
-            if aclose is not None:
+            if aclose is not None and not self._loop.closed:
                 self._loop.run(aclose)
         finally:
             if self._owns_loop:
