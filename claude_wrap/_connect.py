@@ -104,11 +104,6 @@ async def open_session(
         try:
             cli = find_binary(options.cli_path, prefer_path=options.prefer_path)
             launch = build_launch(options, os.fspath(cli))
-        except BaseException:
-            if resumed is not None:
-                resumed.cleanup()
-            raise
-        try:
             sub = _transport_class(options)(
                 launch.materialize(),
                 env=launch.env,
@@ -120,7 +115,8 @@ async def open_session(
             )
             await sub.start()
         except BaseException:
-            launch.cleanup()
+            if launch is not None:
+                launch.cleanup()
             if resumed is not None:
                 resumed.cleanup()
             raise

@@ -6,8 +6,7 @@ users of the official package already catch keep their meaning::
     ClaudeSDKError
     ├── CLIConnectionError              the binary could not be reached or talked to
     │   ├── CLINotFoundError            no binary was found (the message says how to get one)
-    │   ├── TransportClosedError        stdin/stdout closed under us
-    │   └── StartupError                the binary ended before it answered `initialize`
+    │   └── TransportClosedError        stdin/stdout closed under us
     ├── ProcessError                    the binary exited non-zero (exit code + stderr tail)
     │   └── ResultError                 a run ended with an error result (its details attached)
     ├── CLIJSONDecodeError              a stdout line that is not valid JSON / not a valid frame
@@ -41,7 +40,6 @@ __all__ = [
     "ProcessError",
     "ResultError",
     "SessionStateError",
-    "StartupError",
     "StoreTimeoutError",
     "StructuredOutputError",
     "TransportClosedError",
@@ -89,15 +87,6 @@ class ProcessError(ClaudeSDKError):
         self.stderr = stderr
         text = message if exit_code is None else f"{message} (exit code {exit_code})"
         super().__init__(_with_stderr(text, stderr))
-
-
-class StartupError(CLIConnectionError):
-    """The binary ended (or answered with an error) before the session started."""
-
-    def __init__(self, message: str, exit_code: int | None = None, stderr: str | None = None) -> None:
-        self.exit_code = exit_code
-        self.stderr = stderr
-        super().__init__(_with_stderr(message, stderr))
 
 
 class ResultError(ProcessError):

@@ -130,7 +130,6 @@ class Session:
         self._eof_sent = False
         self.on_close: list[Callable[[], None]] = []
         self._feeder: AsyncIterable[dict[str, Any]] | None = None
-        self.fed = 0  # user messages the feeder wrote
         self.feeding_done = True
         self.eof_when_idle = False
         """Close stdin once feeding is done and no turn is open (``query()``)."""
@@ -179,7 +178,6 @@ class Session:
                     item.setdefault("parent_tool_use_id", None)
                     item.setdefault("session_id", "default")
                     await self.send_user(item)
-                    self.fed += 1
         except Exception as exc:  # noqa: BLE001 - surfaces from receive()
             self._queue.append(_Raise(exc))
         finally:
