@@ -164,10 +164,15 @@ def _prompt_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
         b.long_value("--system-prompt", "--system-prompt-file", sp)
     elif isinstance(sp, dict) and sp.get("type") == "file":
         b.flag("--system-prompt-file", str(sp.get("path", "")))
+    elif isinstance(sp, dict) and sp.get("type") == "custom":
+        b.long_value("--system-prompt", "--system-prompt-file", str(sp.get("prompt", "")))
     elif isinstance(sp, dict) and sp.get("type") == "preset":
         append = sp.get("append", append)  # type: ignore[assignment]
         if sp.get("exclude_dynamic_sections"):
             b.flag("--exclude-dynamic-system-prompt-sections")
+    snapshot = dict(sp).get("snapshot") if isinstance(sp, dict) else None
+    if isinstance(snapshot, bool):
+        b.initialize["systemPromptSnapshot"] = snapshot
     if append is not None:
         b.long_value("--append-system-prompt", "--append-system-prompt-file", append)
     if options.append_subagent_system_prompt is not None:
@@ -365,6 +370,8 @@ def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = Tru
     extra_env = dict(options.env)
     if options.enable_file_checkpointing:
         extra_env.setdefault("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING", "true")
+    if options.client_app is not None:
+        extra_env["CLAUDE_AGENT_SDK_CLIENT_APP"] = options.client_app
     env, changes = _child_env(extra_env, cwd)
     return Launch(argv=b.argv, env=env, env_changes=changes, cwd=cwd, initialize=b.initialize, files=b.files)
 

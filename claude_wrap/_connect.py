@@ -129,6 +129,8 @@ async def open_session(
         turn_timeout=options.turn_timeout,
     )
     session.shutdown_grace = options.shutdown_grace
+    if options.verbatim_prompts:
+        session.user_fields["client_composed"] = True
     if options.output_type is not None:
         session.result_filters.append(_structured_output_filter(options.output_type))
     if launch is not None:

@@ -30,6 +30,7 @@ __all__ = [
     "EffortLevel",
     "PermissionMode",
     "SettingSource",
+    "SystemPromptCustom",
     "SystemPromptFile",
     "SystemPromptPreset",
     "ToolsPreset",
@@ -52,6 +53,25 @@ class SystemPromptPreset(TypedDict):
     preset: Literal["claude_code"]
     append: NotRequired[str]
     exclude_dynamic_sections: NotRequired[bool]
+    """Leave per-user parts (working directory, git status, memory) out of
+    the system prompt, so one cached prompt serves every user; the binary
+    moves them into the first user message instead."""
+    snapshot: NotRequired[bool]
+    """Whether a session keeps the system prompt of its first request. The
+    binary's default (``True`` here, unset) records it: every later request,
+    resumed runs included, sends the recorded prompt, so a changed ``append``
+    has no effect on a resumed session. ``False`` rebuilds the prompt on every
+    request."""
+
+
+class SystemPromptCustom(TypedDict):
+    """A system prompt of your own, in the form that can also set ``snapshot``
+    (a plain string is the same prompt with the binary's default)."""
+
+    type: Literal["custom"]
+    prompt: str
+    snapshot: NotRequired[bool]
+    """As ``SystemPromptPreset.snapshot``, for ``prompt``."""
 
 
 class SystemPromptFile(TypedDict):
@@ -146,9 +166,10 @@ class ClaudeAgentOptions:
     """Bash sandbox settings (merged into ``settings`` as its ``sandbox`` key)."""
 
     # -- prompt and model -----------------------------------------------------
-    system_prompt: Union[str, SystemPromptPreset, SystemPromptFile, None] = None
-    """``None`` keeps the binary's own Claude Code prompt; a string replaces it
-    (``""`` for none); the preset with ``append`` extends it; a file is read by the binary."""
+    system_prompt: Union[str, SystemPromptPreset, SystemPromptCustom, SystemPromptFile, None] = None
+    """``None`` keeps the binary's own Claude Code prompt; a string (or
+    ``{"type": "custom", "prompt": ...}``) replaces it (``""`` for none); the
+    preset with ``append`` extends it; a file is read by the binary."""
     append_system_prompt: str | None = None
     """Text appended to the system prompt (same as the preset's ``append``)."""
     model: str | None = None
@@ -212,6 +233,11 @@ class ClaudeAgentOptions:
     user: str | None = None
     """Run the binary as this OS user (POSIX; needs the right privileges)."""
     env: dict[str, str] = dataclasses.field(default_factory=dict)
+    client_app: str | None = None
+    """Your application's name and version, e.g. ``"my-app/1.0"``: the binary
+    adds it to the User-Agent and an ``x-client-app`` header of its API
+    requests (``CLAUDE_AGENT_SDK_CLIENT_APP``; wins over that variable in
+    ``env``). Must be HTTP-header safe: characters up to U+00FF, no line breaks."""
     settings: Union[str, dict[str, Any], None] = None
     """A settings file path, a JSON string, or a dict."""
     setting_sources: list[SettingSource] | None = None
@@ -222,6 +248,14 @@ class ClaudeAgentOptions:
 
     # -- stream ---------------------------------------------------------------
     include_partial_messages: bool = False
+    verbatim_prompts: bool = False
+    """Deliver every prompt exactly as written: each ``user`` message sent is
+    marked ``client_composed``, so the binary expands no ``@path`` mentions
+    (and no ``@server:resource`` ones) and runs no slash commands. Use it when
+    prompt text comes from somewhere other than the person at the keyboard,
+    so an ``@/etc/...`` inside it cannot make the binary read a local file.
+    For one message only, set ``"client_composed": True`` on that streamed
+    frame instead."""
     include_hook_events: bool = False
     """Emit ``hook_started``/``hook_response`` messages for settings-file hooks."""
     allow_dangerously_skip_permissions: bool = False
@@ -348,6 +382,12 @@ class ClaudeAgentOptions:
                 raise ValueError("session_store needs async append() and load() methods (see SessionStore)")
             if self.continue_conversation and not implements(self.session_store, "list_sessions"):
                 raise ValueError("continue_conversation with a session_store needs a store with list_sessions()")
+        if self.client_app is not None and (
+            any(ord(c) > 0xFF or c in "\r\n\0" for c in self.client_app)
+        ):
+            raise ValueError(
+                f"client_app must be HTTP-header safe (characters up to U+00FF, no line breaks): {self.client_app!r}"
+            )
         if (
             self.append_system_prompt is not None
             and isinstance(self.system_prompt, dict)

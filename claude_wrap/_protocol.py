@@ -114,6 +114,9 @@ class Session:
         structured output into a model instance); may raise a typed error."""
         self.before_close: list[Callable[[], Awaitable[None]]] = []
         """Awaited on close once the binary's output has ended (final flushes)."""
+        self.user_fields: dict[str, Any] = {}
+        """Fields set on every ``user`` frame written (e.g. ``client_composed``
+        for verbatim prompts); they win over the frame's own."""
         self._pending: dict[str, _Slot] = {}
         self._inflight: dict[str, anyio.CancelScope] = {}
         self._pump_lock = anyio.Lock()
@@ -150,6 +153,8 @@ class Session:
         """
         is_user = message.get("type") == "user"
         if is_user:
+            if self.user_fields:
+                message = {**message, **self.user_fields}
             self._turn_opened()
         try:
             await self.send(message)

@@ -272,3 +272,72 @@ async def test_fork_session_gets_a_new_id_and_the_history(scripted_model: Script
     forked = await run("what fruit?", make_options(resume=original, fork_session=True))
     assert forked[-1].session_id != original
     assert "MANGO" in json.dumps(scripted_model.main_requests[1].messages)
+
+
+async def test_client_app_names_the_application_in_api_requests(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    scripted_model.add(Reply.text("ok").repeat(2))
+    await run("hi", make_options(client_app="inventory-bot/2.4.1"))
+    await run("hi", make_options())
+    named, plain = scripted_model.main_requests
+    assert named.headers["x-client-app"] == "inventory-bot/2.4.1"
+    assert "client-app/inventory-bot/2.4.1" in named.headers["user-agent"]
+    assert "x-client-app" not in plain.headers
+
+
+async def test_verbatim_prompts_expand_no_mentions_and_run_no_commands(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    (workdir / "notes.txt").write_text("CONTENTS-OF-NOTES-FILE")
+    prompt = "summarise @notes.txt"
+    scripted_model.add(Reply.text("ok").sticky())
+
+    await run(prompt, make_options())  # the binary's default: the mention is read in
+    assert "CONTENTS-OF-NOTES-FILE" in scripted_model.main_requests[-1].raw_body.decode()
+
+    verbatim = make_options(verbatim_prompts=True)
+    await run(prompt, verbatim)
+    assert "CONTENTS-OF-NOTES-FILE" not in scripted_model.main_requests[-1].raw_body.decode()
+    assert scripted_model.main_requests[-1].last_user_text == prompt
+
+    # Also for the client's later prompts, and a slash command is just text.
+    async with ClaudeSDKClient(verbatim) as client:
+        for text in (prompt, "/compact"):
+            await client.query(text)
+            result = [m async for m in client.receive_response()][-1]
+            assert isinstance(result, ResultMessage) and result.result == "ok"
+            assert scripted_model.main_requests[-1].last_user_text == text
+    assert "CONTENTS-OF-NOTES-FILE" not in b"".join(r.raw_body for r in scripted_model.main_requests[1:]).decode()
+
+
+async def test_system_prompt_snapshot_decides_what_a_resumed_session_sends(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    def preset(append: str, snapshot: bool | None) -> Any:
+        sp: dict[str, Any] = {"type": "preset", "preset": "claude_code", "append": append}
+        if snapshot is not None:
+            sp["snapshot"] = snapshot
+        return sp
+
+    scripted_model.add(Reply.text("ok").sticky())
+    seen = {}
+    for snapshot in (None, False):
+        first = await run("hi", make_options(system_prompt=preset("FIRST-APPEND", snapshot)))
+        await run("again", make_options(system_prompt=preset("SECOND-APPEND", snapshot), resume=first[-1].session_id))
+        seen[snapshot] = scripted_model.main_requests[-1].system_text
+    # Unset, the binary keeps the prompt it recorded; False rebuilds it.
+    assert "FIRST-APPEND" in seen[None] and "SECOND-APPEND" not in seen[None]
+    assert "SECOND-APPEND" in seen[False] and "FIRST-APPEND" not in seen[False]
+
+    # The custom form: a prompt of one's own, rebuilt on resume when asked.
+    first = await run("hi", make_options(system_prompt={"type": "custom", "prompt": "You are CUSTOM-ONE."}))
+    await run(
+        "again",
+        make_options(
+            system_prompt={"type": "custom", "prompt": "You are CUSTOM-TWO.", "snapshot": False},
+            resume=first[-1].session_id,
+        ),
+    )
+    assert "You are CUSTOM-TWO." in scripted_model.main_requests[-1].system_text
+    assert "CUSTOM-ONE" not in scripted_model.main_requests[-1].system_text

@@ -182,3 +182,22 @@ def test_official_compatibility_fields() -> None:
 
     with pytest.raises(ValidationError, match="enable_file_checkpointing"):
         ClaudeAgentOptions(session_store=Store(), enable_file_checkpointing=True)  # type: ignore[arg-type]
+
+
+def test_custom_system_prompt_and_snapshot() -> None:
+    custom = launch(system_prompt={"type": "custom", "prompt": "Be brief.", "snapshot": False})
+    assert after(custom.argv, "--system-prompt") == "Be brief."
+    assert custom.initialize["systemPromptSnapshot"] is False
+    preset = launch(system_prompt={"type": "preset", "preset": "claude_code", "snapshot": True})
+    assert preset.initialize["systemPromptSnapshot"] is True
+    assert "--system-prompt" not in preset.argv
+    assert "systemPromptSnapshot" not in launch(system_prompt="Be brief.").initialize
+
+
+def test_client_app_is_an_environment_variable_and_must_be_header_safe() -> None:
+    env = launch(client_app="my-app/1.0", env={"CLAUDE_AGENT_SDK_CLIENT_APP": "other"}).env
+    assert env["CLAUDE_AGENT_SDK_CLIENT_APP"] == "my-app/1.0"  # the option wins over env
+    assert "CLAUDE_AGENT_SDK_CLIENT_APP" not in launch().env_changes
+    for bad in ("app\r\nX-Injected: 1", "app/☃"):
+        with pytest.raises(ValidationError, match="client_app must be HTTP-header safe"):
+            ClaudeAgentOptions(client_app=bad)
