@@ -9,24 +9,27 @@ content blocks into ``UnknownMessage`` / ``UnknownBlock`` instead of failing.
 from __future__ import annotations
 
 import logging
-from typing import Any, Union
+from typing import Any, Union, cast
 
 import msgspec
 import msgspec.json
 
 from ._exceptions import CLIJSONDecodeError
+from ._message_shapes import _AssistantError, _Origin
 from ._messages import (
     ApiRetryMessage,
     AssistantMessage,
-    ConversationResetMessage,
     CompactBoundaryMessage,
     ContentBlock,
+    ConversationResetMessage,
+    DeferredToolUse,
     HookEventMessage,
     InformationalMessage,
     InitSystemMessage,
-    MirrorErrorMessage,
     Message,
+    MirrorErrorMessage,
     RateLimitEvent,
+    RateLimitInfo,
     ResultMessage,
     StatusMessage,
     StreamEvent,
@@ -73,7 +76,9 @@ class _AssistantFrame(msgspec.Struct, tag_field="type", tag="assistant"):
     parent_tool_use_id: str | None = None
     session_id: str | None = None
     uuid: str | None = None
-    error: str | None = None
+    error: _AssistantError | None = None
+    user_message_uuid: str | None = None
+    user_message_uuids: list[str] | None = None
 
 
 class _UserPayload(msgspec.Struct):
@@ -88,10 +93,18 @@ class _UserFrame(msgspec.Struct, tag_field="type", tag="user"):
     tool_use_result: Any = None
     session_id: str | None = None
     isSynthetic: bool = False
+    origin: _Origin | None = None
 
 
 class _SystemFrame(msgspec.Struct, tag_field="type", tag="system"):
     subtype: str = ""
+
+
+class _RateLimitFrame(msgspec.Struct, tag_field="type", tag="rate_limit_event"):
+    # Raw, so the object can be kept whole in RateLimitInfo.raw as well as typed.
+    rate_limit_info: msgspec.Raw
+    uuid: str = ""
+    session_id: str = ""
 
 
 class ControlRequestIn(msgspec.Struct, tag_field="type", tag="control_request"):
@@ -127,7 +140,7 @@ _WireFrame = Union[
     _SystemFrame,
     ResultMessage,
     StreamEvent,
-    RateLimitEvent,
+    _RateLimitFrame,
     ConversationResetMessage,
     ControlRequestIn,
     ControlResponseIn,
@@ -146,6 +159,7 @@ class _Envelope(msgspec.Struct):
 _frame_decoder = msgspec.json.Decoder(_WireFrame)
 _envelope_decoder = msgspec.json.Decoder(_Envelope)
 _any_decoder = msgspec.json.Decoder()
+_rate_limit_info_decoder = msgspec.json.Decoder(RateLimitInfo)
 _encoder = msgspec.json.Encoder()
 
 # Per-subtype decoders for system frames: a second, cheap pass on the same bytes.
@@ -216,7 +230,11 @@ def decode_line(line: bytes) -> Message | None:
 
 def _from_wire(wire: Any, line: bytes) -> Frame:
     # Ordered by frequency: stream events dominate partial-message runs.
-    if isinstance(wire, (StreamEvent, ResultMessage, RateLimitEvent, ConversationResetMessage)):
+    if isinstance(wire, (StreamEvent, ConversationResetMessage)):
+        return wire
+    if isinstance(wire, ResultMessage):
+        if wire.origin is not None and _opt_origin(wire.origin) is None:
+            return msgspec.structs.replace(wire, origin=None)
         return wire
     if isinstance(wire, _AssistantFrame):
         msg = wire.message
@@ -230,6 +248,8 @@ def _from_wire(wire: Any, line: bytes) -> Frame:
             stop_reason=msg.stop_reason,
             session_id=wire.session_id,
             uuid=wire.uuid,
+            user_message_uuid=wire.user_message_uuid,
+            user_message_uuids=wire.user_message_uuids,
         )
     if isinstance(wire, _UserFrame):
         content = wire.message.content
@@ -240,9 +260,12 @@ def _from_wire(wire: Any, line: bytes) -> Frame:
             tool_use_result=wire.tool_use_result,
             session_id=wire.session_id,
             is_synthetic=wire.isSynthetic,
+            origin=wire.origin if wire.origin is None else _opt_origin(wire.origin),
         )
     if isinstance(wire, _SystemFrame):
         return _system(wire.subtype, line)
+    if isinstance(wire, _RateLimitFrame):
+        return _rate_limit(wire, line)
     return wire  # type: ignore[no-any-return]  # control frames pass through
 
 
@@ -258,7 +281,31 @@ def _system(subtype: str, line: bytes) -> SystemMessage | UnknownMessage:
     if isinstance(typed, HookEventMessage):
         name = data.get("hook_event_name") or data.get("hook_event") or data.get("hook_name") or ""
         return msgspec.structs.replace(typed, data=data, hook_event_name=str(name))
+    if isinstance(typed, TaskUpdatedMessage):
+        # The status lives inside the patch; lifting it out saves every caller
+        # the same lookup. A patch without one (only end_time, say) leaves None.
+        status = typed.patch.get("status")
+        return msgspec.structs.replace(typed, data=data, status=status if isinstance(status, str) else None)
     return msgspec.structs.replace(typed, data=data)
+
+
+def _rate_limit(wire: _RateLimitFrame, line: bytes) -> RateLimitEvent | UnknownMessage:
+    try:
+        info = _rate_limit_info_decoder.decode(wire.rate_limit_info)
+    except msgspec.ValidationError as exc:
+        data = _any_decoder.decode(line)
+        subtype = data.get("subtype")
+        log.warning("claude_wrap: malformed rate_limit_event frame kept as UnknownMessage: %s", exc)
+        return UnknownMessage(
+            type="rate_limit_event",
+            subtype=subtype if isinstance(subtype, str) else None,
+            data=data,
+            error=f"{exc} - at `$.rate_limit_info`",
+        )
+    raw = _any_decoder.decode(wire.rate_limit_info)
+    return RateLimitEvent(
+        rate_limit_info=msgspec.structs.replace(info, raw=raw), uuid=wire.uuid, session_id=wire.session_id
+    )
 
 
 def _blocks(raw: Any) -> list[ContentBlock]:
@@ -273,6 +320,55 @@ def _blocks(raw: Any) -> list[ContentBlock]:
                 raise TypeError(f"content block is not an object: {item!r:.80}") from None
             out.append(UnknownBlock(type=str(item.get("type", "")), data=item))
     return out
+
+
+# The forgiving path keeps a frame whose optional extras have odd types, but
+# drops those extras rather than put a wrongly typed value in a typed field.
+
+
+def _opt_str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _opt_strs(value: Any) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    return None
+
+
+def _opt_origin(value: Any) -> _Origin | None:
+    # The one key every origin has; without it the object says nothing.
+    if isinstance(value, dict) and isinstance(value.get("kind"), str):
+        return cast("_Origin", value)
+    return None
+
+
+# Fields of a result that only annotate the turn. An undelivered result would
+# leave the turn open for good, so when one of these has a shape we do not
+# expect, the result is delivered without it. The others (is_error, subtype,
+# ...) decide what the result means, so a bad one still makes it unknown.
+_RESULT_EXTRAS = ("origin", "deferred_tool_use", "user_message_uuid", "user_message_uuids")
+
+
+def _result_without_odd_extras(data: dict[str, Any]) -> ResultMessage | None:
+    if not any(key in data for key in _RESULT_EXTRAS):
+        return None
+    try:
+        core = msgspec.convert({k: v for k, v in data.items() if k not in _RESULT_EXTRAS}, ResultMessage)
+    except msgspec.ValidationError:
+        return None
+    try:
+        deferred = msgspec.convert(data.get("deferred_tool_use"), DeferredToolUse | None)
+    except msgspec.ValidationError:
+        deferred = None
+    log.warning("claude_wrap: result frame with malformed extras; those were dropped")
+    return msgspec.structs.replace(
+        core,
+        origin=_opt_origin(data.get("origin")),
+        deferred_tool_use=deferred,
+        user_message_uuid=_opt_str(data.get("user_message_uuid")),
+        user_message_uuids=_opt_strs(data.get("user_message_uuids")),
+    )
 
 
 def _decode_slow(line: bytes) -> Frame | None:
@@ -302,6 +398,8 @@ def _decode_slow(line: bytes) -> Frame | None:
                 stop_reason=msg.get("stop_reason"),
                 session_id=data.get("session_id"),
                 uuid=data.get("uuid"),
+                user_message_uuid=_opt_str(data.get("user_message_uuid")),
+                user_message_uuids=_opt_strs(data.get("user_message_uuids")),
             )
         if kind_s == "user":
             content = data["message"]["content"]
@@ -312,10 +410,15 @@ def _decode_slow(line: bytes) -> Frame | None:
                 tool_use_result=data.get("tool_use_result"),
                 session_id=data.get("session_id"),
                 is_synthetic=bool(data.get("isSynthetic", False)),
+                origin=_opt_origin(data.get("origin")),
             )
     except (KeyError, TypeError, AttributeError) as exc:
         log.warning("claude_wrap: malformed %s frame kept as UnknownMessage: %s", kind_s, exc)
         return UnknownMessage(type=kind_s, subtype=subtype_s, data=data, error=str(exc))
+    if kind_s == "result":
+        rescued = _result_without_odd_extras(data)
+        if rescued is not None:
+            return rescued
     error: str | None = None
     if kind_s in _KNOWN_TYPES:
         # A known frame whose fields did not fit: keep it, say why.

@@ -7,6 +7,9 @@ All of them are msgspec ``Struct`` types: fast to build, compare and encode.
 Forward compatibility: a frame type or content block this version does not
 know arrives as ``UnknownMessage`` / ``UnknownBlock`` carrying its raw data;
 it never ends the stream.
+
+Fields typed with a ``Literal`` or a ``TypedDict`` (see ``_message_shapes``)
+are decoded as plain ``str`` / ``dict``.
 """
 
 from __future__ import annotations
@@ -15,12 +18,29 @@ from typing import Any, Literal, Union
 
 import msgspec
 
+from ._message_shapes import (
+    _AssistantError,
+    _FastModeDisabledReason,
+    _FastModeState,
+    _McpServers,
+    _ModelUsageByModel,
+    _Origin,
+    _PluginErrors,
+    _Plugins,
+    _RateLimitStatus,
+    _RateLimitType,
+    _ServerToolName,
+    _TaskNotificationStatus,
+    _TaskUpdatedStatus,
+)
+
 __all__ = [
     "ApiRetryMessage",
     "AssistantMessage",
     "CompactBoundaryMessage",
     "ContentBlock",
     "ConversationResetMessage",
+    "DeferredToolUse",
     "HookEventMessage",
     "ImageBlock",
     "InformationalMessage",
@@ -105,7 +125,7 @@ class ServerToolUseBlock(_Block, frozen=True, tag="server_tool_use"):
     """A call to a tool the API runs itself (web search, web fetch, ...)."""
 
     id: str
-    name: str
+    name: _ServerToolName
     input: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
@@ -177,6 +197,9 @@ class UserMessage(msgspec.Struct, frozen=True):
     tool_use_result: Any = None
     session_id: str | None = None
     is_synthetic: bool = False
+    origin: _Origin | None = None
+    """Who or what sent this message (see ``MessageOrigin``); ``None`` when the
+    binary did not say. Tool results never carry one."""
 
 
 class AssistantMessage(msgspec.Struct, frozen=True):
@@ -189,12 +212,20 @@ class AssistantMessage(msgspec.Struct, frozen=True):
     content: list[ContentBlock]
     model: str
     parent_tool_use_id: str | None = None
-    error: str | None = None
+    error: _AssistantError | None = None
     usage: dict[str, Any] | None = None
     message_id: str | None = None
     stop_reason: str | None = None
     session_id: str | None = None
     uuid: str | None = None
+    user_message_uuid: str | None = None
+    """The ``uuid`` of the user message being answered (see
+    ``ResultMessage.user_message_uuid``). Only on the first top-level frame
+    after it is set or changes; ``None`` on the rest."""
+    user_message_uuids: list[str] | None = None
+    """Every user-message ``uuid`` the turn has taken in so far, on the same
+    frames as ``user_message_uuid``. Later arrivals may show up only on the
+    result."""
 
 
 class SystemMessage(msgspec.Struct, frozen=True):
@@ -209,13 +240,16 @@ class SystemMessage(msgspec.Struct, frozen=True):
 
 
 class InitSystemMessage(SystemMessage, frozen=True):
-    """``system/init``: sent at the start of every turn."""
+    """``system/init``: sent at the start of every turn.
+
+    ``data`` holds the whole frame; ``SystemInitData`` describes its keys.
+    """
 
     session_id: str = ""
     model: str = ""
     cwd: str = ""
     tools: list[str] = msgspec.field(default_factory=list)
-    mcp_servers: list[dict[str, Any]] = msgspec.field(default_factory=list)
+    mcp_servers: _McpServers = msgspec.field(default_factory=list)
     permission_mode: str = msgspec.field(default="", name="permissionMode")
     slash_commands: list[str] = msgspec.field(default_factory=list)
     agents: list[str] = msgspec.field(default_factory=list)
@@ -223,6 +257,14 @@ class InitSystemMessage(SystemMessage, frozen=True):
     claude_code_version: str = ""
     api_key_source: str = msgspec.field(default="", name="apiKeySource")
     output_style: str = ""
+    uuid: str = ""
+    plugins: _Plugins = msgspec.field(default_factory=list)
+    plugin_errors: _PluginErrors | None = None
+    fast_mode_state: _FastModeState | None = None
+    fast_mode_disabled_reason: _FastModeDisabledReason | None = None
+    capabilities: list[str] | None = None
+    terminal_slash_commands: list[str] | None = None
+    betas: list[str] | None = None
 
 
 class ApiRetryMessage(SystemMessage, frozen=True):
@@ -255,11 +297,24 @@ class InformationalMessage(SystemMessage, frozen=True):
 
 
 class TaskUsage(msgspec.Struct, frozen=True):
-    """Resource use of a background task so far."""
+    """Resource use of a background task so far.
+
+    Read it as attributes, or by key as with the official package's
+    TypedDict: ``usage["total_tokens"]``, ``usage.get("tool_uses")``.
+    """
 
     total_tokens: int = 0
     tool_uses: int = 0
     duration_ms: int = 0
+
+    def __getitem__(self, key: str) -> int:
+        if key not in self.__struct_fields__:
+            raise KeyError(key)
+        value: int = getattr(self, key)
+        return value
+
+    def get(self, key: str, default: int | None = None) -> int | None:
+        return self[key] if key in self.__struct_fields__ else default
 
 
 class TaskStartedMessage(SystemMessage, frozen=True):
@@ -289,7 +344,7 @@ class TaskNotificationMessage(SystemMessage, frozen=True):
     """``system/task_notification``: a task finished, failed or was stopped."""
 
     task_id: str = ""
-    status: str = ""
+    status: _TaskNotificationStatus = ""
     output_file: str = ""
     summary: str = ""
     uuid: str = ""
@@ -299,12 +354,18 @@ class TaskNotificationMessage(SystemMessage, frozen=True):
 
 
 class TaskUpdatedMessage(SystemMessage, frozen=True):
-    """``system/task_updated``: a task's state changed."""
+    """``system/task_updated``: a task's state changed.
+
+    ``patch`` holds the changed fields. ``status`` is ``patch["status"]`` when
+    the patch has one; a status in ``TERMINAL_TASK_STATUSES`` means the task
+    is over, and for a background task this frame may be the only sign of it.
+    """
 
     task_id: str = ""
     patch: dict[str, Any] = msgspec.field(default_factory=dict)
     session_id: str = ""
     uuid: str = ""
+    status: _TaskUpdatedStatus | None = None
 
 
 class HookEventMessage(SystemMessage, frozen=True):
@@ -327,6 +388,19 @@ class MirrorErrorMessage(SystemMessage, frozen=True):
     error: str = ""
 
 
+class DeferredToolUse(msgspec.Struct, frozen=True):
+    """The tool call a PreToolUse hook put off by answering ``"defer"``.
+
+    The turn ends there without running the tool (``stop_reason`` and
+    ``terminal_reason`` are ``"tool_deferred"``); the caller decides later
+    whether to run it.
+    """
+
+    id: str
+    name: str
+    input: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
 class ResultMessage(msgspec.Struct, frozen=True, tag_field="type", tag="result"):
     """The end of a turn: exactly one per user message.
 
@@ -345,7 +419,7 @@ class ResultMessage(msgspec.Struct, frozen=True, tag_field="type", tag="result")
     usage: dict[str, Any] | None = None
     result: str | None = None
     structured_output: Any = None
-    model_usage: dict[str, Any] | None = msgspec.field(default=None, name="modelUsage")
+    model_usage: _ModelUsageByModel | None = msgspec.field(default=None, name="modelUsage")
     permission_denials: list[Any] | None = None
     errors: list[str] | None = None
     api_error_status: int | None = None
@@ -353,6 +427,21 @@ class ResultMessage(msgspec.Struct, frozen=True, tag_field="type", tag="result")
     uuid: str | None = None
     terminal_reason: str | None = None
     result_index: int | None = None
+    deferred_tool_use: DeferredToolUse | None = None
+    origin: _Origin | None = None
+    """What started this turn (see ``MessageOrigin``), e.g. ``{"kind":
+    "task-notification"}`` for a turn the session began by itself. It does
+    not tell whether your prompt was answered here; ``user_message_uuids``
+    does."""
+    user_message_uuid: str | None = None
+    """The ``uuid`` of the user message that started this turn (the last one
+    if several started it together), or on a turn the session started by
+    itself, the last one taken in while it ran. Only messages sent with a
+    ``uuid`` count, so a plain-string prompt leaves this ``None``. Error
+    results carry it too."""
+    user_message_uuids: list[str] | None = None
+    """The ``uuid`` of each user message this turn took in, in order (at most
+    64). May be empty after an interrupt."""
 
 
 class StreamEvent(msgspec.Struct, frozen=True, tag_field="type", tag="stream_event"):
@@ -362,18 +451,27 @@ class StreamEvent(msgspec.Struct, frozen=True, tag_field="type", tag="stream_eve
     session_id: str
     event: dict[str, Any]
     parent_tool_use_id: str | None = None
+    user_message_uuid: str | None = None
+    """As on ``AssistantMessage``: set only on the first event after it changes."""
+    user_message_uuids: list[str] | None = None
+    """As on ``AssistantMessage``."""
 
 
 class RateLimitInfo(msgspec.Struct, frozen=True, rename="camel"):
-    """The rate-limit state the binary reports."""
+    """The rate-limit state the binary reports.
 
-    status: str | None = None
+    ``raw`` is the whole ``rate_limit_info`` object, keys this type does not
+    name included.
+    """
+
+    status: _RateLimitStatus | None = None
     resets_at: int | None = None
-    rate_limit_type: str | None = None
+    rate_limit_type: _RateLimitType | None = None
     utilization: float | None = None
-    overage_status: str | None = None
+    overage_status: _RateLimitStatus | None = None
     overage_resets_at: int | None = None
     overage_disabled_reason: str | None = None
+    raw: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 class RateLimitEvent(msgspec.Struct, frozen=True, tag_field="type", tag="rate_limit_event"):

@@ -556,6 +556,8 @@ FIELD_NAMES = [
     "message", "content", "subtype", "uuid", "session_id", "parent_tool_use_id", "tool_use_result", "isSynthetic",
     "is_error", "result", "usage", "errors", "event", "rate_limit_info", "request", "request_id", "response",
     "model", "tools", "text", "id", "name", "input", "tool_use_id", "data", "hook_event_name", "attempt",
+    "origin", "kind", "user_message_uuid", "user_message_uuids", "deferred_tool_use", "patch", "status",
+    "task_id",
 ]
 
 json_scalars = (
