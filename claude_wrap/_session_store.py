@@ -6,11 +6,15 @@ JSONL objects, opaque to the store. A key names one transcript file:
 ``{"project_key", "session_id"}`` for a session's main transcript, plus
 ``"subpath"`` (e.g. ``"subagents/agent-<id>"``) for a subagent's.
 
+A store may also keep a summary per session (``list_session_summaries``),
+folded from each append, so listing sessions does not read every transcript.
+
 Importing this module is cheap (stdlib only): ``ClaudeAgentOptions`` refers
 to the protocol.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: the TypedDicts need real
+# annotations, or NotRequired keys would count as required at runtime.
 
 import os
 import time
@@ -27,6 +31,7 @@ __all__ = [
     "SessionStoreEntry",
     "SessionStoreFlushMode",
     "SessionStoreListEntry",
+    "SessionSummaryEntry",
     "file_path_to_session_key",
     "implements",
     "now_ms",
@@ -61,13 +66,28 @@ class SessionStoreListEntry(TypedDict):
     mtime: int
 
 
+class SessionSummaryEntry(TypedDict):
+    """A session's summary, as ``list_session_summaries`` returns it.
+
+    ``mtime`` is when the store last wrote it (epoch ms), on the same clock as
+    the ``mtime`` that ``list_sessions`` reports for the session: a summary
+    older than that is stale and gets recomputed from the transcript.
+    ``data`` belongs to the fold; stores save and return it unchanged.
+    """
+
+    session_id: str
+    mtime: int
+    data: dict[str, Any]
+
+
 class SessionStore(Protocol):
     """Where mirrored transcripts live.
 
-    ``append`` and ``load`` are required. ``list_sessions``, ``delete`` and
-    ``list_subkeys`` are optional: a store that subclasses this protocol and
-    does not override them (or a duck-typed store without them) does not
-    support them, and the helpers that need them say so.
+    ``append`` and ``load`` are required. ``list_sessions``,
+    ``list_session_summaries``, ``delete`` and ``list_subkeys`` are optional:
+    a store that subclasses this protocol and does not override them (or a
+    duck-typed store without them) does not support them, and the helpers
+    that need them say so or take a slower way.
     """
 
     async def append(self, key: SessionKey, entries: list[SessionStoreEntry]) -> None:
@@ -81,6 +101,18 @@ class SessionStore(Protocol):
 
     async def list_sessions(self, project_key: str) -> list[SessionStoreListEntry]:
         """Sessions (main transcripts only) of a project, with their mtimes."""
+        raise NotImplementedError
+
+    async def list_session_summaries(self, project_key: str) -> list[SessionSummaryEntry]:
+        """The stored summaries of a project's sessions (main transcripts only).
+
+        A store that has this keeps each summary current in ``append`` with
+        ``fold_session_summary`` (skipping keys with a ``subpath``), stamps it
+        with the write time it also reports in ``list_sessions``, and drops it
+        in ``delete``. Appends to one session that may run at once must not
+        lose each other's fold: read, fold and write under one transaction or
+        lock. ``list_sessions_from_store`` then needs no ``load`` per session.
+        """
         raise NotImplementedError
 
     async def delete(self, key: SessionKey) -> None:
@@ -116,13 +148,29 @@ class InMemorySessionStore(SessionStore):
     def __init__(self) -> None:
         self._data: dict[tuple[str, str, str], list[SessionStoreEntry]] = {}
         self._mtimes: dict[tuple[str, str, str], int] = {}
+        self._summaries: dict[tuple[str, str], SessionSummaryEntry] = {}
 
     async def append(self, key: SessionKey, entries: list[SessionStoreEntry]) -> None:
         if not entries:
             return
         parts = key_parts(key)
+        mtime = now_ms()
+        if not parts[2]:
+            from ._store_summary import (  # needs _transcripts
+                fold_session_summary,
+                jsonl_line_size,
+                with_size,
+            )
+
+            # No await from here to the end: the fold cannot interleave with
+            # another append on this event loop.
+            prev = self._summaries.get(parts[:2])
+            summary = with_size(prev, fold_session_summary(prev, key, entries), map(jsonl_line_size, entries))
+            mtime = max(mtime, summary["mtime"])  # never behind list_sessions' mtime
+            summary["mtime"] = mtime
+            self._summaries[parts[:2]] = summary
         self._data.setdefault(parts, []).extend(entries)
-        self._mtimes[parts] = now_ms()
+        self._mtimes[parts] = mtime
 
     async def load(self, key: SessionKey) -> list[SessionStoreEntry] | None:
         entries = self._data.get(key_parts(key))
@@ -135,12 +183,21 @@ class InMemorySessionStore(SessionStore):
             if pk == project_key and not sub
         ]
 
+    async def list_session_summaries(self, project_key: str) -> list[SessionSummaryEntry]:
+        return [
+            {"session_id": s["session_id"], "mtime": s["mtime"], "data": dict(s["data"])}
+            for (pk, _), s in self._summaries.items()
+            if pk == project_key
+        ]
+
     async def delete(self, key: SessionKey) -> None:
         pk, sid, sub = key_parts(key)
         doomed = [k for k in self._data if k[:2] == (pk, sid) and (not sub or k[2] == sub)]
         for k in doomed:
             del self._data[k]
             self._mtimes.pop(k, None)
+        if not sub:
+            self._summaries.pop((pk, sid), None)
 
     async def list_subkeys(self, key: SessionListSubkeysKey) -> list[str]:
         return sorted(sub for (pk, sid, sub) in self._data if (pk, sid) == (key["project_key"], key["session_id"]) and sub)
@@ -158,6 +215,7 @@ class InMemorySessionStore(SessionStore):
         """Test helper: forget everything."""
         self._data.clear()
         self._mtimes.clear()
+        self._summaries.clear()
 
 
 def file_path_to_session_key(file_path: str, projects_dir: str | os.PathLike[str]) -> SessionKey | None:

@@ -15,8 +15,15 @@ from typing import Any
 
 import anyio
 
+from ._session_store import (
+    SessionKey,
+    SessionStore,
+    SessionStoreListEntry,
+    SessionSummaryEntry,
+    implements,
+)
 from ._sessions import _find_file, parent_ids
-from ._session_store import SessionKey, SessionStore, implements
+from ._store_summary import jsonl_line_size, summary_to_info
 from ._transcripts import (
     ForkSessionResult,
     SDKSessionInfo,
@@ -50,6 +57,13 @@ __all__ = [
 _LOAD_CONCURRENCY = 16
 
 
+class MissingStoreMethodError(ValueError, NotImplementedError):
+    """The store lacks an optional method this helper needs.
+
+    A ``ValueError`` as in the official package, and still the
+    ``NotImplementedError`` these helpers raised before.
+    """
+
 
 def _key(session_id: str, directory: str | os.PathLike[str] | None, subpath: str | None = None) -> SessionKey:
     key: SessionKey = {"project_key": project_key_for_directory(directory), "session_id": session_id}
@@ -60,7 +74,39 @@ def _key(session_id: str, directory: str | os.PathLike[str] | None, subpath: str
 
 def _need(store: SessionStore, method: str, caller: str) -> None:
     if not implements(store, method):
-        raise NotImplementedError(f"{caller} needs a session store with {method}()")
+        raise MissingStoreMethodError(f"{caller} needs a session store with {method}()")
+
+
+def _jsonl_size(entries: list[Any]) -> int:
+    """The transcript's size as JSONL, standing in for the file size on disk."""
+    return sum(map(jsonl_line_size, entries))
+
+
+def _newest_first(info: SDKSessionInfo) -> tuple[int, str]:
+    # The id breaks ties, so both listing paths give one order.
+    return -info.last_modified, info.session_id
+
+
+async def _infos_by_loading(
+    store: SessionStore, project: str, listing: list[SessionStoreListEntry], path: str
+) -> list[SDKSessionInfo | None]:
+    """Each listed session's info from its whole transcript (``None`` where
+    there is none), with at most ``_LOAD_CONCURRENCY`` loads at a time."""
+    infos: list[SDKSessionInfo | None] = [None] * len(listing)
+    limiter = anyio.CapacityLimiter(_LOAD_CONCURRENCY)
+
+    async def one(i: int, item: SessionStoreListEntry) -> None:
+        async with limiter:
+            entries = await store.load({"project_key": project, "session_id": item["session_id"]})
+        if entries:
+            infos[i] = session_info(
+                item["session_id"], entries, last_modified=int(item["mtime"]), file_size=_jsonl_size(entries), project_path=path
+            )
+
+    async with anyio.create_task_group() as tg:
+        for i, item in enumerate(listing):
+            tg.start_soon(one, i, item)
+    return infos
 
 
 async def list_sessions_from_store(
@@ -70,29 +116,73 @@ async def list_sessions_from_store(
     offset: int = 0,
 ) -> list[SDKSessionInfo]:
     """Sessions of the project at ``directory`` (default: the current one)
-    held by the store, newest first. Needs ``list_sessions()``."""
-    _need(session_store, "list_sessions", "list_sessions_from_store")
+    held by the store, newest first.
+
+    With ``list_session_summaries()`` this reads the stored summaries, plus
+    ``list_sessions()`` to find sessions whose summary is missing or older
+    than the session, which alone are loaded (only those on the requested
+    page). Without it, every session is loaded. A store needs one of the two
+    methods; without ``list_sessions()`` only summarised sessions are seen.
+    """
     project = project_key_for_directory(directory)
-    listing = await session_store.list_sessions(project)
     path = canonical_path(directory if directory is not None else ".")
-    infos: list[SDKSessionInfo | None] = [None] * len(listing)
-    limiter = anyio.CapacityLimiter(_LOAD_CONCURRENCY)
-
-    async def one(i: int, item: Any) -> None:
-        async with limiter:
-            entries = await session_store.load({"project_key": project, "session_id": item["session_id"]})
-        if entries:
-            size = sum(len(json.dumps(e)) + 1 for e in entries)
-            infos[i] = session_info(
-                item["session_id"], entries, last_modified=int(item["mtime"]), file_size=size, project_path=path
-            )
-
-    async with anyio.create_task_group() as tg:
-        for i, item in enumerate(listing):
-            tg.start_soon(one, i, item)
-    found = [i for i in infos if i is not None]
-    found.sort(key=lambda i: i.last_modified, reverse=True)
+    if implements(session_store, "list_session_summaries"):
+        try:
+            summaries = await session_store.list_session_summaries(project)
+        except NotImplementedError:
+            pass
+        else:
+            return await _list_with_summaries(session_store, project, path, summaries, limit, offset)
+    _need(session_store, "list_sessions", "list_sessions_from_store")
+    listing = await session_store.list_sessions(project)
+    found = [i for i in await _infos_by_loading(session_store, project, listing, path) if i is not None]
+    found.sort(key=_newest_first)
     return page(found, limit, offset)
+
+
+async def _list_with_summaries(
+    store: SessionStore,
+    project: str,
+    path: str,
+    summaries: list[SessionSummaryEntry],
+    limit: int | None,
+    offset: int,
+) -> list[SDKSessionInfo]:
+    listing: list[SessionStoreListEntry] | None = None
+    if implements(store, "list_sessions"):
+        listing = list(await store.list_sessions(project))
+    known = None if listing is None else {e["session_id"]: int(e["mtime"]) for e in listing}
+    # (info, or the listing entry to load it from); sorted like the slow path.
+    slots: list[tuple[int, str, SDKSessionInfo | SessionStoreListEntry]] = []
+    fresh: set[str] = set()
+    for summary in summaries:
+        sid = summary["session_id"]
+        if known is not None and (sid not in known or int(summary["mtime"]) < known[sid]):
+            continue  # deleted since, or written after its summary: load it below
+        fresh.add(sid)
+        info = summary_to_info(summary, path)
+        # Skipped before paging, as the slow path filters before paging.
+        if info is not None:
+            slots.append((info.last_modified, sid, info))
+    for item in listing or ():
+        if item["session_id"] not in fresh:
+            slots.append((int(item["mtime"]), item["session_id"], item))
+    slots.sort(key=lambda s: (-s[0], s[1]))
+    chosen = page(slots, limit, offset)
+    # Load only what this page shows. A loaded session that turns out to
+    # have no info (a sidechain, metadata only) leaves its page one short,
+    # as in the official package.
+    to_load: list[SessionStoreListEntry] = []
+    for _, _, got in chosen:
+        if not isinstance(got, SDKSessionInfo):
+            to_load.append(got)
+    loaded = iter(await _infos_by_loading(store, project, to_load, path) if to_load else [])
+    out: list[SDKSessionInfo] = []
+    for _, _, got in chosen:
+        info = got if isinstance(got, SDKSessionInfo) else next(loaded)
+        if info is not None:
+            out.append(info)
+    return out
 
 
 async def get_session_info_from_store(
@@ -109,7 +199,7 @@ async def get_session_info_from_store(
         listing = await session_store.list_sessions(project_key_for_directory(directory))
         mtime = next((int(s["mtime"]) for s in listing if s["session_id"] == session_id), 0)
     path = canonical_path(directory if directory is not None else ".")
-    return session_info(session_id, entries, last_modified=mtime, project_path=path)
+    return session_info(session_id, entries, last_modified=mtime, file_size=_jsonl_size(entries), project_path=path)
 
 
 async def get_session_messages_from_store(

@@ -5,18 +5,25 @@ when the store is first used. Layout, under a key prefix:
 
 * ``<prefix>e:<project>\\x1f<session>\\x1f<subpath>``: a list of JSON entries;
 * ``<prefix>s:<project>``: a sorted set of the project's sessions, scored by mtime (ms);
-* ``<prefix>k:<project>\\x1f<session>``: the set of a session's subpaths.
+* ``<prefix>k:<project>\\x1f<session>``: the set of a session's subpaths;
+* ``<prefix>m:<project>\\x1f<session>``: the session's summary (JSON).
 
 Each append is one ``MULTI``/``EXEC`` transaction, so a batch lands whole
-or not at all.
+or not at all. An append to a main transcript also rewrites its summary,
+which needs the summary as it was: it ``WATCH``es the summary key, reads
+and folds it, and starts over if another append to the same session got in
+first (``EXEC`` then fails). A Lua script could not do this, because the
+fold is Python; optimistic retries cost nothing while sessions are
+written one writer at a time, which is the normal case.
 """
 
 from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable
-from typing import Any
+import random
+from collections.abc import Callable, Generator
+from typing import Any, TypeVar
 
 import anyio.to_thread
 
@@ -26,13 +33,20 @@ from ._session_store import (
     SessionStore,
     SessionStoreEntry,
     SessionStoreListEntry,
+    SessionSummaryEntry,
     key_parts,
     now_ms,
 )
+from ._store_summary import fold_session_summary, stored_line_size, with_size
 
 __all__ = ["RedisSessionStore"]
 
 _SEP = "\x1f"  # cannot appear in a project key; unlikely anywhere else
+_MAX_ATTEMPTS = 1000
+T = TypeVar("T")
+# One attempt at a WATCH transaction: yields (pipeline method, args), receives
+# each call's result. Written once for the sync and the asyncio clients.
+Attempt = Generator[tuple[str, tuple[Any, ...]], Any, T]
 
 
 class RedisSessionStore(SessionStore):
@@ -82,20 +96,68 @@ class RedisSessionStore(SessionStore):
     def _subkeys_key(self, pk: str, sid: str) -> str:
         return f"{self.prefix}k:{pk}{_SEP}{sid}"
 
+    def _summary_key(self, pk: str, sid: str) -> str:
+        return f"{self.prefix}m:{pk}{_SEP}{sid}"
+
+    async def _optimistic(self, attempt: Callable[[], Attempt[T]]) -> T:
+        """Run ``attempt`` until its ``EXEC`` is not beaten by a write to a
+        watched key. Every round lets at least one contender through, so
+        this ends; the random pause spreads out the ones that retry. The
+        cap only guards against a loop nobody foresaw."""
+        from redis.exceptions import WatchError
+
+        client = self._get()
+        is_async = inspect.iscoroutinefunction(client.execute_command)
+        for tries in range(1, _MAX_ATTEMPTS + 1):
+            try:
+                if is_async:
+                    return await _attempt_async(client, attempt())
+                return await anyio.to_thread.run_sync(_attempt_sync, client, attempt())
+            except WatchError:
+                if tries == _MAX_ATTEMPTS:
+                    raise
+                await anyio.sleep(random.uniform(0, 0.001 * min(tries, 20)))
+        raise AssertionError("unreachable")
+
     async def append(self, key: SessionKey, entries: list[SessionStoreEntry]) -> None:
         if not entries:
             return
         pk, sid, sub = key_parts(key)
         values = [json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in entries]
+        if not sub:
+            await self._optimistic(lambda: self._append_main(key, entries, values))
+            return
 
         def build(pipe: Any) -> None:
             pipe.rpush(self._entries_key(pk, sid, sub), *values)
-            if sub:
-                pipe.sadd(self._subkeys_key(pk, sid), sub)
-            else:
-                pipe.zadd(self._sessions_key(pk), {sid: now_ms()})
+            pipe.sadd(self._subkeys_key(pk, sid), sub)
 
         await self._pipe(build)
+
+    def _append_main(self, key: SessionKey, entries: list[SessionStoreEntry], values: list[str]) -> Attempt[None]:
+        pk, sid, _ = key_parts(key)
+        summary_key, entries_key = self._summary_key(pk, sid), self._entries_key(pk, sid, "")
+        yield "watch", (summary_key, entries_key)
+        raw = yield "get", (summary_key,)
+        prev: SessionSummaryEntry | None = None
+        if raw is not None:
+            stored = json.loads(raw)
+            prev = {"session_id": sid, "mtime": int(stored["mtime"]), "data": stored["data"]}
+        else:
+            # No summary yet: the session may hold entries written before
+            # summaries existed; summarise them once.
+            old = yield "lrange", (entries_key, 0, -1)
+            if old:
+                texts = [_text(v) for v in old]
+                prev = with_size(None, fold_session_summary(None, key, [json.loads(t) for t in texts]), map(stored_line_size, texts))
+        summary = with_size(prev, fold_session_summary(prev, key, entries), map(stored_line_size, values))
+        mtime = max(now_ms(), summary["mtime"])  # the session's score never goes back
+        stored_now = json.dumps({"mtime": mtime, "data": summary["data"]}, ensure_ascii=False, separators=(",", ":"))
+        yield "multi", ()
+        yield "rpush", (entries_key, *values)
+        yield "zadd", (self._sessions_key(pk), {sid: mtime})
+        yield "set", (summary_key, stored_now)
+        yield "execute", ()
 
     async def load(self, key: SessionKey) -> list[SessionStoreEntry] | None:
         (raw,) = await self._pipe(lambda p: p.lrange(self._entries_key(*key_parts(key)), 0, -1), transaction=False)
@@ -106,6 +168,21 @@ class RedisSessionStore(SessionStore):
             lambda p: p.zrange(self._sessions_key(project_key), 0, -1, withscores=True), transaction=False
         )
         return [{"session_id": _text(sid), "mtime": int(score)} for sid, score in rows]
+
+    async def list_session_summaries(self, project_key: str) -> list[SessionSummaryEntry]:
+        (members,) = await self._pipe(lambda p: p.zrange(self._sessions_key(project_key), 0, -1), transaction=False)
+        ids = [_text(m) for m in members]
+        if not ids:
+            return []
+        (raws,) = await self._pipe(
+            lambda p: p.mget([self._summary_key(project_key, sid) for sid in ids]), transaction=False
+        )
+        out: list[SessionSummaryEntry] = []
+        for sid, raw in zip(ids, raws):
+            if raw is not None:
+                stored = json.loads(raw)
+                out.append({"session_id": sid, "mtime": int(stored["mtime"]), "data": stored["data"]})
+        return out
 
     async def delete(self, key: SessionKey) -> None:
         pk, sid, sub = key_parts(key)
@@ -120,7 +197,7 @@ class RedisSessionStore(SessionStore):
 
         def build_all(pipe: Any) -> None:
             pipe.delete(self._entries_key(pk, sid, ""), *(self._entries_key(pk, sid, s) for s in subs))
-            pipe.delete(self._subkeys_key(pk, sid))
+            pipe.delete(self._subkeys_key(pk, sid), self._summary_key(pk, sid))
             pipe.zrem(self._sessions_key(pk), sid)
 
         await self._pipe(build_all)
@@ -140,3 +217,30 @@ class RedisSessionStore(SessionStore):
 
 def _text(value: Any) -> str:
     return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def _attempt_sync(client: Any, attempt: Attempt[T]) -> T:
+    with client.pipeline(transaction=True) as pipe:
+        try:
+            name, args = next(attempt)
+            while True:
+                name, args = attempt.send(getattr(pipe, name)(*args))
+        except StopIteration as done:
+            result: T = done.value
+            return result
+
+
+async def _attempt_async(client: Any, attempt: Attempt[T]) -> T:
+    pipe = client.pipeline(transaction=True)
+    try:
+        name, args = next(attempt)
+        while True:
+            got = getattr(pipe, name)(*args)
+            # Before MULTI a call runs at once (a coroutine); after it, it
+            # is queued and returns the pipeline.
+            name, args = attempt.send(await got if inspect.iscoroutine(got) else got)
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    finally:
+        await pipe.reset()

@@ -3,6 +3,8 @@
 One SQLite file, in WAL mode, shared safely by several processes: each
 append is one ``BEGIN IMMEDIATE`` transaction, and readers never block the
 writer. Calls run in a worker thread so the event loop never waits on disk.
+The session summaries live in their own table, folded inside the append's
+transaction: its write lock is what keeps two processes' folds apart.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -23,9 +26,11 @@ from ._session_store import (
     SessionStore,
     SessionStoreEntry,
     SessionStoreListEntry,
+    SessionSummaryEntry,
     key_parts,
     now_ms,
 )
+from ._store_summary import fold_session_summary, stored_line_size, with_size
 
 __all__ = ["SQLiteSessionStore"]
 
@@ -47,6 +52,13 @@ CREATE TABLE IF NOT EXISTS session_files (
     mtime INTEGER NOT NULL,
     PRIMARY KEY (project_key, session_id, subpath)
 );
+CREATE TABLE IF NOT EXISTS session_summaries (
+    project_key TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    mtime INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (project_key, session_id)
+);
 """
 
 
@@ -67,7 +79,7 @@ class SQLiteSessionStore(SessionStore):
         conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
         if self.path != ":memory:":
-            conn.execute("PRAGMA journal_mode = WAL")
+            _wal(conn, self.timeout)
             conn.execute("PRAGMA synchronous = NORMAL")  # durable at checkpoints; safe with WAL
         conn.executescript(_SCHEMA)
         weakref.finalize(self, conn.close)  # no unclosed-connection warning at exit
@@ -92,12 +104,14 @@ class SQLiteSessionStore(SessionStore):
         def write(conn: sqlite3.Connection) -> None:
             conn.execute("BEGIN IMMEDIATE")
             try:
+                # The clock is read under the write lock, so mtimes follow commit order.
+                mtime = now_ms() if sub else _fold(conn, key, entries, [r[3] for r in rows])
                 conn.executemany(
                     "INSERT INTO session_entries (project_key, session_id, subpath, entry) VALUES (?, ?, ?, ?)", rows
                 )
                 conn.execute(
                     "INSERT INTO session_files VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET mtime = excluded.mtime",
-                    (pk, sid, sub, now_ms()),
+                    (pk, sid, sub, mtime),
                 )
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -126,6 +140,13 @@ class SQLiteSessionStore(SessionStore):
 
         return await self._run(read)
 
+    async def list_session_summaries(self, project_key: str) -> list[SessionSummaryEntry]:
+        def read(conn: sqlite3.Connection) -> list[SessionSummaryEntry]:
+            cur = conn.execute("SELECT session_id, mtime, data FROM session_summaries WHERE project_key = ?", (project_key,))
+            return [{"session_id": sid, "mtime": int(mtime), "data": json.loads(data)} for sid, mtime, data in cur]
+
+        return await self._run(read)
+
     async def delete(self, key: SessionKey) -> None:
         pk, sid, sub = key_parts(key)
         where = "project_key = ? AND session_id = ?" + (" AND subpath = ?" if sub else "")
@@ -136,6 +157,8 @@ class SQLiteSessionStore(SessionStore):
             try:
                 conn.execute(f"DELETE FROM session_entries WHERE {where}", args)
                 conn.execute(f"DELETE FROM session_files WHERE {where}", args)
+                if not sub:
+                    conn.execute("DELETE FROM session_summaries WHERE project_key = ? AND session_id = ?", args)
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -160,3 +183,49 @@ class SQLiteSessionStore(SessionStore):
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+
+
+def _wal(conn: sqlite3.Connection, timeout: float) -> None:
+    """Switch to WAL mode. Several connections opening a new file at once can
+    get "database is locked" here without the busy timeout being applied,
+    so wait for the others by hand."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
+def _fold(conn: sqlite3.Connection, key: SessionKey, entries: list[SessionStoreEntry], texts: list[str]) -> int:
+    """Fold ``entries`` (serialized as ``texts``) into the main transcript's
+    stored summary, inside the caller's write transaction and before they
+    are inserted; the summary's new mtime."""
+    pk, sid, _ = key_parts(key)
+    row = conn.execute(
+        "SELECT mtime, data FROM session_summaries WHERE project_key = ? AND session_id = ?", (pk, sid)
+    ).fetchone()
+    prev: SessionSummaryEntry | None = None
+    if row is not None:
+        prev = {"session_id": sid, "mtime": int(row[0]), "data": json.loads(row[1])}
+    else:
+        # A session written before this table existed: summarise what is
+        # already there once, then keep folding from here.
+        cur = conn.execute(
+            "SELECT entry FROM session_entries WHERE project_key = ? AND session_id = ? AND subpath = '' ORDER BY seq",
+            (pk, sid),
+        )
+        old = [r[0] for r in cur]
+        if old:
+            prev = with_size(None, fold_session_summary(None, key, [json.loads(t) for t in old]), map(stored_line_size, old))
+    summary = with_size(prev, fold_session_summary(prev, key, entries), map(stored_line_size, texts))
+    mtime = max(now_ms(), summary["mtime"])  # never behind the mtime list_sessions reports
+    conn.execute(
+        "INSERT INTO session_summaries VALUES (?, ?, ?, ?) "
+        "ON CONFLICT DO UPDATE SET mtime = excluded.mtime, data = excluded.data",
+        (pk, sid, mtime, json.dumps(summary["data"], ensure_ascii=False, separators=(",", ":"))),
+    )
+    return mtime

@@ -1,5 +1,5 @@
-"""Session-store benchmarks: append throughput per backend, and the latency
-mirroring adds to a turn.
+"""Session-store benchmarks: append throughput per backend, listing a
+project's sessions, and the latency mirroring adds to a turn.
 
     .venv/bin/python scripts/bench_sessions.py            # all backends
     .venv/bin/python scripts/bench_sessions.py --quick
@@ -10,6 +10,10 @@ started and stopped by this script (`scripts/ci_services.sh` installs them).
 
 * append throughput: entries/s for batches the size of a turn (20 entries
   of ~1 KiB, like a tool-using turn) and of a big flush (500 entries).
+* listing: `list_sessions_from_store` over 200 sessions of 40 entries
+  (written in 4 appends), from the stored summaries (fast path) and by
+  loading every transcript (slow path, the same store with
+  `list_session_summaries` hidden); median of 7 runs.
 * mirroring latency: one-prompt `query()` runs against the scripted model,
   without a store and with each store (batched), interleaved; the median
   difference is what the store costs a turn.
@@ -39,6 +43,8 @@ from claude_wrap import (  # noqa: E402
     RedisSessionStore,
     ResultMessage,
     SQLiteSessionStore,
+    list_sessions_from_store,
+    project_key_for_directory,
     query,
 )
 from claude_wrap.testing import Reply, ScriptedModel  # noqa: E402
@@ -62,6 +68,42 @@ async def throughput(store: Any, batch: int, total: int) -> float:
     return (total // batch) * batch / (time.perf_counter() - start)
 
 
+class _WithoutSummaries:
+    """The store minus ``list_session_summaries``: what the slow path sees."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    async def append(self, key: Any, entries: list[Any]) -> None:
+        await self.store.append(key, entries)
+
+    async def load(self, key: Any) -> Any:
+        return await self.store.load(key)
+
+    async def list_sessions(self, project_key: str) -> Any:
+        return await self.store.list_sessions(project_key)
+
+
+async def listing_ms(store: Any, directory: Path, sessions: int = 200, entries: int = 40) -> dict[str, float]:
+    project = project_key_for_directory(directory)
+    for i in range(sessions):
+        key = {"project_key": project, "session_id": str(uuid.uuid4())}
+        batch = [{"type": "user", "uuid": str(uuid.uuid4()), "timestamp": "2025-01-01T00:00:00.000Z", "cwd": str(directory),
+                  "message": {"role": "user", "content": f"prompt number {i}"}}, *_entries(entries - 1)]  # fmt: skip
+        for start in range(0, entries, 10):
+            await store.append(key, batch[start : start + 10])
+    out: dict[str, float] = {}
+    for name, target in (("fast", store), ("slow", _WithoutSummaries(store))):
+        samples = []
+        for _ in range(7):
+            start = time.perf_counter()
+            found = await list_sessions_from_store(target, directory=directory)
+            samples.append(time.perf_counter() - start)
+            assert len(found) == sessions
+        out[f"{name}_ms"] = round(statistics.median(samples) * 1000, 1)
+    return out
+
+
 async def turn_seconds(model: ScriptedModel, home: Path, cwd: Path, store: Any) -> float:
     model.add(Reply.text("ok"))
     options = ClaudeAgentOptions(env=model.env(home), cwd=cwd, setting_sources=[], session_store=store)
@@ -83,13 +125,17 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "postgres": PostgresSessionStore(pg.url),
         "redis": RedisSessionStore(rd.url),
     }
-    report: dict[str, Any] = {"throughput": {}, "turn": {}}
+    report: dict[str, Any] = {"throughput": {}, "listing": {}, "turn": {}}
     try:
         total = 2000 if args.quick else 10000
         for name, store in stores.items():
             report["throughput"][name] = {
                 f"batch {b}": round(await throughput(store, b, total)) for b in (20, 500)
             }
+        for name, store in stores.items():
+            listing_dir = tmp / f"listing-{name}"
+            listing_dir.mkdir()
+            report["listing"][name] = await listing_ms(store, listing_dir)
         runs = 5 if args.quick else args.runs
         with ScriptedModel() as model:
             samples: dict[str, list[float]] = {name: [] for name in ["none", *stores]}
@@ -121,6 +167,9 @@ def _print(report: dict[str, Any]) -> None:
     print("append throughput (entries/s, ~1 KiB entries)")
     for name, row in report["throughput"].items():
         print(f"  {name:9} " + "  ".join(f"{k}: {v:>9,}" for k, v in row.items()))
+    print("list_sessions_from_store, 200 sessions x 40 entries (median ms)")
+    for name, row in report["listing"].items():
+        print(f"  {name:9} summaries: {row['fast_ms']:>7}   loading each: {row['slow_ms']:>7}")
     print(f"one-prompt query() to its result, median of {report['runs']} interleaved runs")
     for name, row in report["turn"].items():
         extra = f"  (+{row['added_ms']} ms)" if "added_ms" in row else ""

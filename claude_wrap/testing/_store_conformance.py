@@ -6,6 +6,10 @@ mirror, resume and helper functions rely on, as plain ``assert`` statements
 starts from an empty store; it may be sync or async. Contracts for the
 optional methods run only when the store implements them (and they are not
 named in ``skip_optional``).
+
+The summary contracts judge a store by what matters to
+``list_sessions_from_store``: the info a stored summary gives must be the
+info its transcript gives, after several appends, concurrent ones included.
 """
 
 from __future__ import annotations
@@ -15,11 +19,15 @@ import math
 from collections.abc import Awaitable, Callable
 from typing import Any, Union
 
-from .._session_store import SessionKey, SessionStore, implements
+import anyio
+
+from .._session_store import SessionKey, SessionStore, SessionSummaryEntry, implements
+from .._store_summary import fold_session_summary, jsonl_line_size, summary_to_info
+from .._transcripts import SDKSessionInfo, session_info
 
 __all__ = ["run_session_store_conformance"]
 
-_OPTIONAL = frozenset({"list_sessions", "delete", "list_subkeys"})
+_OPTIONAL = frozenset({"list_sessions", "list_session_summaries", "delete", "list_subkeys"})
 _KEY: SessionKey = {"project_key": "proj", "session_id": "sess"}
 _SUB1: SessionKey = {**_KEY, "subpath": "subagents/agent-1"}
 _SUB2: SessionKey = {**_KEY, "subpath": "subagents/agent-2"}
@@ -31,8 +39,41 @@ def _e(**fields: Any) -> dict[str, Any]:
     return {"type": "x", **fields}
 
 
+def _user(text: str, second: int, **fields: Any) -> dict[str, Any]:
+    return {
+        "type": "user",
+        "uuid": f"u{second}",
+        "timestamp": f"2024-01-01T00:00:{second:02d}.000Z",
+        "message": {"role": "user", "content": text},
+        **fields,
+    }
+
+
+_INFO_FIELDS = ("summary", "custom_title", "first_prompt", "git_branch", "cwd", "tag", "created_at")
+
+
+def _assert_summary_matches(summary: SessionSummaryEntry, entries: list[Any] | None, what: str) -> None:
+    """The summary is the fold of the whole transcript, and gives its info."""
+    assert entries, what
+    key: SessionKey = {"project_key": "proj", "session_id": summary["session_id"]}
+    # The stored data is opaque to the store but not to the fold: it must be
+    # what folding everything stored gives (the byte count aside, which only
+    # stores that count it have).
+    want_data = fold_session_summary(None, key, entries)["data"]
+    got_data = {k: v for k, v in summary["data"].items() if k != "jsonl_bytes"}
+    assert got_data == want_data, f"{what}: the summary is not the fold of the stored entries"
+    got = summary_to_info(summary)
+    want = session_info(summary["session_id"], entries, last_modified=0)
+    assert isinstance(got, SDKSessionInfo) and want is not None, what
+    for field in _INFO_FIELDS:
+        assert getattr(got, field) == getattr(want, field), f"{what}: {field} {getattr(got, field)!r} != {getattr(want, field)!r}"
+    if got.file_size is not None:
+        size = sum(map(jsonl_line_size, entries))
+        assert got.file_size == size, f"{what}: the summary missed entries ({got.file_size} != {size} bytes)"
+
+
 async def run_session_store_conformance(make_store: MakeStore, *, skip_optional: frozenset[str] = frozenset()) -> int:
-    """Assert the store contracts; returns how many ran (14 for a full store)."""
+    """Assert the store contracts; returns how many ran (17 for a full store)."""
     unknown = skip_optional - _OPTIONAL
     assert not unknown, f"unknown optional methods in skip_optional: {sorted(unknown)}"
 
@@ -171,4 +212,65 @@ async def run_session_store_conformance(make_store: MakeStore, *, skip_optional:
     await s.append(_KEY, big[1000:])
     assert await s.load(_KEY) == big
     ran += 1
+
+    if has["list_session_summaries"]:
+        # 15. summaries: folded over every append of the main transcript
+        # (never a subpath's), one project at a time, stamped on the clock
+        # list_sessions uses.
+        s = await fresh()
+        key = {"project_key": "proj", "session_id": "summ"}
+        await s.append(key, [_user("hello there", 1, cwd="/w", gitBranch="main"), _e(timestamp="2024-01-01T00:00:02.000Z")])
+        await s.append(key, [{"type": "custom-title", "customTitle": "named"}, {"type": "tag", "tag": "t1"}])
+        await s.append(key, [_user("later prompt", 3, gitBranch="dev", lastPrompt="later prompt")])
+        before_sub = await s.list_session_summaries("proj")
+        await s.append({**key, "subpath": "subagents/agent-1"}, [_user("sub prompt", 9, isSidechain=True, customTitle="sub")])
+        await s.append({"project_key": "other", "session_id": "elsewhere"}, [_user("elsewhere", 4)])
+        await s.append({"project_key": "proj", "session_id": "empty"}, [])
+        got = await s.list_session_summaries("proj")
+        assert [x["session_id"] for x in got] == ["summ"], "one summary per main transcript of the project"
+        assert got == before_sub, "a subpath's entries must not touch the session's summary"
+        summ = got[0]
+        assert math.isfinite(summ["mtime"]) and summ["mtime"] > 1e12, "summary mtime must be epoch ms"
+        assert isinstance(summ["data"], dict)
+        if has["list_sessions"]:
+            mtimes = {x["session_id"]: x["mtime"] for x in await s.list_sessions("proj")}
+            assert summ["mtime"] >= mtimes["summ"], "summary mtime must be the store's write time, as in list_sessions"
+        _assert_summary_matches(summ, await s.load(key), "summary after three appends")
+        again = fold_session_summary(summ, key, [_e(timestamp="2024-01-01T00:00:05.000Z")])
+        assert (again["session_id"], again["mtime"]) == ("summ", summ["mtime"]), "the stored summary must fold further"
+        assert await s.list_session_summaries("never-written") == []
+        ran += 1
+
+        # 16. appends to one session at the same time all reach its summary.
+        s = await fresh()
+        key = {"project_key": "proj", "session_id": "busy"}
+        await s.append(key, [_user("first", 0)])
+
+        async def writer(n: int) -> None:
+            for i in range(4):
+                # Batches set different latest-wins fields, so a lost fold shows.
+                field = ("customTitle", "aiTitle", "lastPrompt", "summary", "gitBranch")[(n + i) % 5]
+                await s.append(key, [_e(n=n, i=i, **{field: f"w{n}-{i}"}), _e(n=n, i=i, end=True)])
+
+        async with anyio.create_task_group() as tg:
+            for n in range(6):
+                tg.start_soon(writer, n)
+        (busy,) = await s.list_session_summaries("proj")
+        _assert_summary_matches(busy, await s.load(key), "summary after concurrent appends")
+        ran += 1
+
+        if has["delete"]:
+            # 17. deleting a subpath keeps the summary; deleting the session drops it.
+            s = await fresh()
+            key = {"project_key": "proj", "session_id": "gone"}
+            await s.append(key, [_user("bye", 1)])
+            await s.append({**key, "subpath": "subagents/agent-1"}, [_e(n=1)])
+            await s.delete({**key, "subpath": "subagents/agent-1"})
+            assert [x["session_id"] for x in await s.list_session_summaries("proj")] == ["gone"]
+            await s.delete(key)
+            assert await s.list_session_summaries("proj") == []
+            await s.append(key, [_user("again", 2)])  # a new transcript under the old id starts afresh
+            (fresh_summary,) = await s.list_session_summaries("proj")
+            _assert_summary_matches(fresh_summary, await s.load(key), "summary after delete and re-append")
+            ran += 1
     return ran
