@@ -26,8 +26,11 @@ from typing import Any, Literal, get_args
 
 from typing_extensions import NotRequired, ReadOnly, Required, TypedDict
 
+from ._message_shapes import BackgroundTaskSummary, SessionCronSummary
+
 __all__ = [
     "HOOK_EVENTS",
+    "HookEffort",
     "AsyncHookJSONOutput",
     "BaseHookInput",
     "ConfigChangeHookInput",
@@ -163,6 +166,14 @@ class PostToolBatchToolCall(TypedDict):
     tool_response: NotRequired[Any]
 
 
+class HookEffort(TypedDict):
+    """The reasoning effort of the turn a hook fires in."""
+
+    level: str
+    """E.g. ``"low"``, ``"high"``, ``"max"``: the level in effect, after any
+    downgrade for the model in use."""
+
+
 class BaseHookInput(TypedDict, total=False):
     """Fields the binary sends with every hook input.
 
@@ -181,7 +192,7 @@ class BaseHookInput(TypedDict, total=False):
     permission_mode: str
     agent_id: ReadOnly[str]
     agent_type: ReadOnly[str]
-    effort: dict[str, Any]
+    effort: HookEffort
     hook_event_name: ReadOnly[Required[HookEvent]]
 
 
@@ -287,8 +298,8 @@ class StopHookInput(BaseHookInput):
     hook_event_name: ReadOnly[Literal["Stop"]]
     stop_hook_active: bool
     last_assistant_message: NotRequired[str]
-    background_tasks: NotRequired[list[dict[str, Any]]]
-    session_crons: NotRequired[list[dict[str, Any]]]
+    background_tasks: NotRequired[list[BackgroundTaskSummary]]
+    session_crons: NotRequired[list[SessionCronSummary]]
 
 
 class StopFailureHookInput(BaseHookInput):
@@ -317,8 +328,8 @@ class SubagentStopHookInput(BaseHookInput):
     agent_transcript_path: str
     agent_type: ReadOnly[str]
     last_assistant_message: NotRequired[str]
-    background_tasks: NotRequired[list[dict[str, Any]]]
-    session_crons: NotRequired[list[dict[str, Any]]]
+    background_tasks: NotRequired[list[BackgroundTaskSummary]]
+    session_crons: NotRequired[list[SessionCronSummary]]
 
 
 class PreCompactHookInput(BaseHookInput):

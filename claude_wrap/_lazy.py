@@ -15,16 +15,23 @@ __all__ = ["lazy_exports"]
 
 
 def lazy_exports(
-    package: str, exports: dict[str, str], namespace: dict[str, Any], public: list[str]
+    package: str,
+    exports: dict[str, str],
+    namespace: dict[str, Any],
+    public: list[str],
+    *,
+    base: str | None = None,
 ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """Module ``__getattr__`` and ``__dir__`` for ``package``, whose public
-    name ``n`` lives in the submodule ``exports[n]``."""
+    """Module ``__getattr__`` and ``__dir__`` for the module ``package``,
+    whose public name ``n`` lives in the module ``exports[n]`` of the package
+    ``base`` (default: ``package`` itself)."""
+    home = package if base is None else base
 
     def __getattr__(name: str) -> Any:
         module = exports.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(import_module(f"{package}.{module}"), name)
+        value = getattr(import_module(f"{home}.{module}"), name)
         namespace[name] = value  # later lookups skip this function
         return value
 

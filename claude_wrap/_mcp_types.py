@@ -7,8 +7,8 @@ through ``mcp_message`` control requests. This module imports nothing heavy,
 because ``ClaudeAgentOptions`` needs it at definition time.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: TypedDict must see ``NotRequired``
+# itself, not a string, to know which keys are optional.
 from typing import Any, Literal, Union
 
 from typing_extensions import NotRequired, TypedDict
@@ -17,6 +17,7 @@ __all__ = [
     "McpHttpServerConfig",
     "McpSSEServerConfig",
     "McpSdkServerConfig",
+    "McpServer",
     "McpServerConfig",
     "McpStdioServerConfig",
 ]
@@ -47,13 +48,18 @@ class McpHttpServerConfig(TypedDict):
     headers: NotRequired[dict[str, str]]
 
 
+McpServer = Any
+"""An ``mcp`` low-level ``Server`` (typed loosely: the ``mcp`` package is an
+optional extra, never imported here)."""
+
+
 class McpSdkServerConfig(TypedDict):
     """An in-process server: made by ``create_sdk_mcp_server()``, or any
     ``mcp`` low-level ``Server`` as ``instance`` (needs the ``mcp`` extra)."""
 
     type: Literal["sdk"]
     name: str
-    instance: Any
+    instance: McpServer
 
 
 McpServerConfig = Union[McpStdioServerConfig, McpSSEServerConfig, McpHttpServerConfig, McpSdkServerConfig]

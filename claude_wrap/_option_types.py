@@ -1,8 +1,8 @@
 """Shapes of the structured option values (plain dicts at runtime, as in the
 official package), and the checks made on them before a run starts."""
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: TypedDict must see ``NotRequired``
+# itself, not a string, to know which keys are optional.
 import re
 from typing import Any, Literal, Union
 
@@ -12,14 +12,23 @@ __all__ = [
     "SandboxIgnoreViolations",
     "SandboxNetworkConfig",
     "SandboxSettings",
+    "SdkBeta",
     "SdkPluginConfig",
+    "SystemPromptCustom",
+    "SystemPromptFile",
+    "SystemPromptPreset",
     "TaskBudget",
     "ThinkingConfig",
     "ThinkingConfigAdaptive",
     "ThinkingConfigDisabled",
     "ThinkingConfigEnabled",
+    "ThinkingDisplay",
+    "ToolsPreset",
     "check_skill_name",
 ]
+
+SdkBeta = Literal["context-1m-2025-08-07"]
+"""A beta the binary can ask the API for (``ClaudeAgentOptions.betas``)."""
 
 ThinkingDisplay = Literal["summarized", "omitted"]
 
@@ -110,3 +119,45 @@ def check_skill_name(name: Any) -> str:
     if bad is not None:
         raise ValueError(f"skill name {name!r} contains {bad.group()!r}, which a permission rule cannot hold")
     return name
+
+
+class SystemPromptPreset(TypedDict):
+    """The binary's own Claude Code system prompt, optionally extended."""
+
+    type: Literal["preset"]
+    preset: Literal["claude_code"]
+    append: NotRequired[str]
+    exclude_dynamic_sections: NotRequired[bool]
+    """Leave per-user parts (working directory, git status, memory) out of
+    the system prompt, so one cached prompt serves every user; the binary
+    moves them into the first user message instead."""
+    snapshot: NotRequired[bool]
+    """Whether a session keeps the system prompt of its first request. The
+    binary's default (``True`` here, unset) records it: every later request,
+    resumed runs included, sends the recorded prompt, so a changed ``append``
+    has no effect on a resumed session. ``False`` rebuilds the prompt on every
+    request."""
+
+
+class SystemPromptCustom(TypedDict):
+    """A system prompt of your own, in the form that can also set ``snapshot``
+    (a plain string is the same prompt with the binary's default)."""
+
+    type: Literal["custom"]
+    prompt: str
+    snapshot: NotRequired[bool]
+    """As ``SystemPromptPreset.snapshot``, for ``prompt``."""
+
+
+class SystemPromptFile(TypedDict):
+    """A system prompt read from a file by the binary."""
+
+    type: Literal["file"]
+    path: str
+
+
+class ToolsPreset(TypedDict):
+    """The binary's default tool set."""
+
+    type: Literal["preset"]
+    preset: Literal["claude_code"]

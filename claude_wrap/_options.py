@@ -19,7 +19,17 @@ from pydantic.dataclasses import dataclass
 from typing_extensions import Annotated, NotRequired, TypedDict
 
 from ._mcp_types import McpServerConfig, check_server_config
-from ._option_types import SandboxSettings, SdkPluginConfig, TaskBudget, ThinkingConfig, check_skill_name
+from ._option_types import (
+    SandboxSettings,
+    SdkPluginConfig,
+    SystemPromptCustom,
+    SystemPromptFile,
+    SystemPromptPreset,
+    TaskBudget,
+    ThinkingConfig,
+    ToolsPreset,
+    check_skill_name,
+)
 from ._session_store import SessionStore, SessionStoreFlushMode
 
 if TYPE_CHECKING:
@@ -44,48 +54,6 @@ EffortLevel = Literal["low", "medium", "high", "xhigh", "max"]
 
 SettingSource = Literal["user", "project", "local"]
 """Which settings files the binary loads."""
-
-
-class SystemPromptPreset(TypedDict):
-    """The binary's own Claude Code system prompt, optionally extended."""
-
-    type: Literal["preset"]
-    preset: Literal["claude_code"]
-    append: NotRequired[str]
-    exclude_dynamic_sections: NotRequired[bool]
-    """Leave per-user parts (working directory, git status, memory) out of
-    the system prompt, so one cached prompt serves every user; the binary
-    moves them into the first user message instead."""
-    snapshot: NotRequired[bool]
-    """Whether a session keeps the system prompt of its first request. The
-    binary's default (``True`` here, unset) records it: every later request,
-    resumed runs included, sends the recorded prompt, so a changed ``append``
-    has no effect on a resumed session. ``False`` rebuilds the prompt on every
-    request."""
-
-
-class SystemPromptCustom(TypedDict):
-    """A system prompt of your own, in the form that can also set ``snapshot``
-    (a plain string is the same prompt with the binary's default)."""
-
-    type: Literal["custom"]
-    prompt: str
-    snapshot: NotRequired[bool]
-    """As ``SystemPromptPreset.snapshot``, for ``prompt``."""
-
-
-class SystemPromptFile(TypedDict):
-    """A system prompt read from a file by the binary."""
-
-    type: Literal["file"]
-    path: str
-
-
-class ToolsPreset(TypedDict):
-    """The binary's default tool set."""
-
-    type: Literal["preset"]
-    preset: Literal["claude_code"]
 
 
 StderrCallback = Callable[[str], None]

@@ -6,30 +6,11 @@ import inspect
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 import claude_wrap
-
-OFFICIAL_NAMES = [
-    "query",
-    "ClaudeSDKClient",
-    "ClaudeAgentOptions",
-    "AssistantMessage",
-    "UserMessage",
-    "SystemMessage",
-    "ResultMessage",
-    "StreamEvent",
-    "TextBlock",
-    "ThinkingBlock",
-    "ToolUseBlock",
-    "ToolResultBlock",
-    "ClaudeSDKError",
-    "CLIConnectionError",
-    "CLINotFoundError",
-    "ProcessError",
-    "CLIJSONDecodeError",
-]
 
 
 def test_all_is_sorted_and_unique() -> None:
@@ -90,15 +71,9 @@ def test_public_classes_report_the_package_as_their_home_or_a_private_module() -
     # from elsewhere.
     for name in claude_wrap.__all__:
         value = getattr(claude_wrap, name)
-        if inspect.isclass(value):
+        if inspect.isclass(value) and value is not Any:  # McpServer is Any: mcp stays optional
             assert value.__module__.startswith("claude_wrap"), (name, value.__module__)
             assert value.__name__ == name
-
-
-@pytest.mark.parametrize("name", OFFICIAL_NAMES)
-def test_official_package_names_are_importable(name: str) -> None:
-    assert name in claude_wrap.__all__
-    assert getattr(claude_wrap, name) is not None
 
 
 def test_official_error_hierarchy() -> None:
