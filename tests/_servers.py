@@ -12,8 +12,10 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -40,6 +42,51 @@ def _wait_port(port: int, proc: subprocess.Popen[bytes] | None = None, timeout: 
     raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout} s")
 
 
+# A watcher process per server: if this test process dies without its
+# teardown (killed by a signal, say), the watcher stops the server, so no
+# server outlives its owner. Polling a pid works whichever thread started
+# the server, unlike PR_SET_PDEATHSIG, which follows the spawning thread.
+_WATCHER = """
+import os, shutil, signal, sys, time
+owner, server, sig = map(int, sys.argv[1:4])
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+while alive(server):
+    if not alive(owner):
+        os.kill(server, sig)
+        for _ in range(100):
+            if not alive(server):
+                break
+            time.sleep(0.1)
+        shutil.rmtree(sys.argv[4], ignore_errors=True)
+        break
+    time.sleep(0.5)
+"""
+
+
+def _watch(server_pid: int, sig: signal.Signals, root: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-c", _WATCHER, str(os.getpid()), str(server_pid), str(int(sig)), root],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # a Ctrl-C to the test run must not stop the watcher first
+    )
+
+
+def _unwatch(server: PostgresServer | RedisServer) -> None:
+    watcher, server.watcher = server.watcher, None
+    if watcher is not None:
+        watcher.kill()
+        watcher.wait()
+
+
 class PostgresServer:
     """A throwaway cluster: initdb + pg_ctl, trust auth on 127.0.0.1."""
 
@@ -53,6 +100,7 @@ class PostgresServer:
         self.root = tempfile.mkdtemp(prefix="cw-pg-")
         self.data = os.path.join(self.root, "data")
         self.durable = durable
+        self.watcher: subprocess.Popen[bytes] | None = None
         # initdb refuses to run as root: use the packaged "postgres" account then.
         self.user = None
         if os.geteuid() == 0:
@@ -75,9 +123,12 @@ class PostgresServer:
             opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run([os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-l", os.path.join(self.root, "log"), "-o", opts, "-w", "-t", "60", "start"])
         _wait_port(self.port)
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            self.watcher = _watch(int(f.readline()), signal.SIGQUIT, self.root)  # SIGQUIT: immediate shutdown
 
     def stop(self) -> None:
         self._run([os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-m", "fast", "-w", "-t", "60", "stop"])
+        _unwatch(self)
 
     def destroy(self) -> None:
         try:
@@ -99,6 +150,7 @@ class RedisServer:
         self.root = tempfile.mkdtemp(prefix="cw-redis-")
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen[bytes] | None = None
+        self.watcher: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         aof = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else ["--appendonly", "no"]
@@ -106,6 +158,7 @@ class RedisServer:
                 "--daemonize", "no", "--dir", self.root, "--loglevel", "warning"]  # fmt: skip
         self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait_port(self.port, self.proc)
+        self.watcher = _watch(self.proc.pid, signal.SIGTERM, self.root)
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -116,6 +169,7 @@ class RedisServer:
                 self.proc.kill()
                 self.proc.wait()
             self.proc = None
+        _unwatch(self)
 
     def destroy(self) -> None:
         self.stop()
