@@ -35,6 +35,7 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from _servers import PostgresServer, RedisServer  # noqa: E402
+from _store_views import WithoutSummaries  # noqa: E402
 
 from claude_wrap import (  # noqa: E402
     ClaudeAgentOptions,
@@ -68,22 +69,6 @@ async def throughput(store: Any, batch: int, total: int) -> float:
     return (total // batch) * batch / (time.perf_counter() - start)
 
 
-class _WithoutSummaries:
-    """The store minus ``list_session_summaries``: what the slow path sees."""
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-
-    async def append(self, key: Any, entries: list[Any]) -> None:
-        await self.store.append(key, entries)
-
-    async def load(self, key: Any) -> Any:
-        return await self.store.load(key)
-
-    async def list_sessions(self, project_key: str) -> Any:
-        return await self.store.list_sessions(project_key)
-
-
 async def listing_ms(store: Any, directory: Path, sessions: int = 200, entries: int = 40) -> dict[str, float]:
     project = project_key_for_directory(directory)
     for i in range(sessions):
@@ -93,7 +78,7 @@ async def listing_ms(store: Any, directory: Path, sessions: int = 200, entries: 
         for start in range(0, entries, 10):
             await store.append(key, batch[start : start + 10])
     out: dict[str, float] = {}
-    for name, target in (("fast", store), ("slow", _WithoutSummaries(store))):
+    for name, target in (("fast", store), ("slow", WithoutSummaries(store))):
         samples = []
         for _ in range(7):
             start = time.perf_counter()

@@ -1,11 +1,13 @@
 """Rewrite the generated parts of the lazy export modules from their ``_EXPORTS``.
 
-``claude_wrap/__init__.py`` and ``claude_wrap/types.py`` map each public
-name to the private module that defines it (``_EXPORTS``). Type checkers and
-``from claude_wrap import *`` need two more spellings of the same list: a
-literal ``__all__`` and imports under ``TYPE_CHECKING``. This script writes
-both between the ``# BEGIN generated`` / ``# END generated`` markers, so
-adding a name means one line in ``_EXPORTS`` and a run of::
+``claude_wrap/__init__.py`` maps each public name to the private module that
+defines it (``_EXPORTS``); ``claude_wrap/types.py`` lists a subset of those
+names in its ``__all__``. Type checkers and ``from claude_wrap import *``
+need more spellings of the same lists: the package's literal ``__all__`` and,
+in both files, imports under ``TYPE_CHECKING``. This script writes them
+between the ``# BEGIN generated`` / ``# END generated`` markers, so adding a
+name means one line in ``_EXPORTS`` (and in ``types.py``'s ``__all__`` for a
+type) and a run of::
 
     python scripts/sync_exports.py          # rewrite
     python scripts/sync_exports.py --check  # exit 1 if out of date (the tests do this)
@@ -22,6 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = {"claude_wrap": ROOT / "claude_wrap" / "__init__.py", "claude_wrap.types": ROOT / "claude_wrap" / "types.py"}
+# The package's __all__ is written from _EXPORTS; types.py writes its own.
+_BLOCKS = {"claude_wrap": ("all", "imports"), "claude_wrap.types": ("imports",)}
 _BLOCK = re.compile(r"(?P<indent>[ ]*)# BEGIN generated: (?P<what>\w+)\n.*?# END generated\n", re.S)
 
 
@@ -58,16 +62,16 @@ def _literal(text: str, name: str) -> object:
 
 def exports_of(path: Path) -> dict[str, str]:
     """``_EXPORTS`` as written in ``path`` (read, not imported: the file may
-    be half-edited); ``types.py`` lists ``_NAMES`` and borrows the modules
-    from the package's map."""
+    be half-edited); ``types.py`` lists its names in ``__all__`` and borrows
+    the modules from the package's map."""
     text = path.read_text(encoding="utf-8")
     exports = _literal(text, "_EXPORTS")
     if isinstance(exports, dict):
         return exports
     package = exports_of(MODULES["claude_wrap"])
-    names = _literal(text, "_NAMES")
+    names = _literal(text, "__all__")
     if not isinstance(names, list):
-        raise SystemExit(f"{path}: needs a literal _EXPORTS dict or _NAMES list")
+        raise SystemExit(f"{path}: needs a literal _EXPORTS dict or __all__ list")
     missing = [n for n in names if n not in package]
     if missing:
         raise SystemExit(f"{path}: names not exported by claude_wrap: {', '.join(missing)}")
@@ -85,8 +89,8 @@ def render(module_name: str, path: Path) -> str:
         return f"{indent}# BEGIN generated: {what}\n{body}{indent}# END generated\n"
 
     new, count = _BLOCK.subn(block, text)
-    if count != 2:
-        raise SystemExit(f"{path}: expected the 'all' and 'imports' generated blocks, found {count}")
+    if count != len(_BLOCKS[module_name]):
+        raise SystemExit(f"{path}: expected the generated blocks {_BLOCKS[module_name]}, found {count}")
     return new
 
 

@@ -5,10 +5,10 @@ summaries alone (no transcript loaded), as ``list_sessions`` does from disk."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
+from _store_views import CountingLoads, WithoutSummaries
 
 from claude_wrap import (
     ClaudeAgentOptions,
@@ -26,27 +26,6 @@ from claude_wrap.testing import Reply, ScriptedModel
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 _FIELDS = ("session_id", "summary", "first_prompt", "custom_title", "git_branch", "cwd", "tag", "created_at")
-
-
-class _CountingLoads:
-    """The SQLite store with its summaries, counting transcript loads."""
-
-    def __init__(self, store: SQLiteSessionStore) -> None:
-        self.store = store
-        self.loads = 0
-
-    async def append(self, key: Any, entries: list[Any]) -> None:
-        await self.store.append(key, entries)
-
-    async def load(self, key: Any) -> Any:
-        self.loads += 1
-        return await self.store.load(key)
-
-    async def list_sessions(self, project_key: str) -> Any:
-        return await self.store.list_sessions(project_key)
-
-    async def list_session_summaries(self, project_key: str) -> Any:
-        return await self.store.list_session_summaries(project_key)
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
@@ -74,9 +53,9 @@ async def test_store_summaries_list_what_the_disk_lists(
         await rename_session_via_store(store, first, "Parser talk", directory=cwd)
 
         on_disk = list_sessions(directory=cwd, config_dir=config)
-        counting = _CountingLoads(store)
+        counting = CountingLoads(store)
         in_store = await list_sessions_from_store(counting, directory=cwd)  # type: ignore[arg-type]
-        assert counting.loads == 0, "every session has a fresh summary"
+        assert counting.loads == [], "every session has a fresh summary"
         assert [i.session_id for i in in_store] == [first, second]  # renamed last, so newest
         assert [[getattr(i, f) for f in _FIELDS] for i in in_store] == [[getattr(i, f) for f in _FIELDS] for i in on_disk]
         by_id = {i.session_id: i for i in in_store}
@@ -86,22 +65,10 @@ async def test_store_summaries_list_what_the_disk_lists(
 
         # The summaries were folded from the binary's own transcript entries:
         # the slow path, which reads the transcripts, says the same.
-        slow = await list_sessions_from_store(_Plain(store), directory=cwd)  # type: ignore[arg-type]
+        slow = await list_sessions_from_store(WithoutSummaries(store), directory=cwd)  # type: ignore[arg-type]
         assert slow == in_store
         assert {s["session_id"] for s in await store.list_session_summaries(project_key_for_directory(cwd))} == {first, second}
     finally:
         store.close()
 
 
-class _Plain:
-    def __init__(self, store: SQLiteSessionStore) -> None:
-        self.store = store
-
-    async def append(self, key: Any, entries: list[Any]) -> None:
-        await self.store.append(key, entries)
-
-    async def load(self, key: Any) -> Any:
-        return await self.store.load(key)
-
-    async def list_sessions(self, project_key: str) -> Any:
-        return await self.store.list_sessions(project_key)

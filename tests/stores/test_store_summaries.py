@@ -18,6 +18,7 @@ from typing import Any
 import anyio
 import pytest
 from _servers import PostgresServer, RedisServer
+from _store_views import CountingLoads, WithoutSummaries
 
 from claude_wrap import (
     InMemorySessionStore,
@@ -87,37 +88,6 @@ async def stores(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
     await made.aclose()
 
 
-class _Plain:
-    """Forwards the store's methods except ``list_session_summaries``: the slow path."""
-
-    def __init__(self, store: Any) -> None:
-        self.store = store
-
-    async def append(self, key: Any, entries: list[Any]) -> None:
-        await self.store.append(key, entries)
-
-    async def load(self, key: Any) -> Any:
-        return await self.store.load(key)
-
-    async def list_sessions(self, project_key: str) -> Any:
-        return await self.store.list_sessions(project_key)
-
-
-class _CountingLoads(_Plain):
-    """The store, fast path included, counting ``load`` calls."""
-
-    def __init__(self, store: Any) -> None:
-        super().__init__(store)
-        self.loads: list[str] = []
-
-    async def load(self, key: Any) -> Any:
-        self.loads.append(key["session_id"])
-        return await self.store.load(key)
-
-    async def list_session_summaries(self, project_key: str) -> Any:
-        return await self.store.list_session_summaries(project_key)
-
-
 # -- a varied project ---------------------------------------------------------------
 
 _TEXTS = ["hello", "fix the bug\nplease", "<command-name>/init</command-name>", "[Request interrupted by user]", "x" * 250, ""]
@@ -170,7 +140,7 @@ async def _fill(store: Any, project: str, count: int, seed: int = 7) -> list[str
 
 async def _both(store: Any, directory: Path, **page: Any) -> tuple[list[Any], list[Any]]:
     fast = await list_sessions_from_store(store, directory=directory, **page)
-    slow = await list_sessions_from_store(_Plain(store), directory=directory, **page)  # type: ignore[arg-type]
+    slow = await list_sessions_from_store(WithoutSummaries(store), directory=directory, **page)  # type: ignore[arg-type]
     return fast, slow
 
 
@@ -183,10 +153,10 @@ async def test_the_fast_path_lists_what_the_slow_path_lists(stores: _Stores, tmp
     project = project_key_for_directory(tmp_path)
     await _fill(store, project, 40)
     await _fill(store, "another-project", 5, seed=8)
-    counting = _CountingLoads(store)
+    counting = CountingLoads(store)
     fast = await list_sessions_from_store(counting, directory=tmp_path)  # type: ignore[arg-type]
     assert counting.loads == [], "fresh summaries need no load"
-    slow = await list_sessions_from_store(_Plain(store), directory=tmp_path)  # type: ignore[arg-type]
+    slow = await list_sessions_from_store(WithoutSummaries(store), directory=tmp_path)  # type: ignore[arg-type]
     assert fast == slow
     assert 25 <= len(fast) < 40  # sidechain and metadata-only sessions are left out
     assert any(i.custom_title for i in fast) and any(i.tag for i in fast) and all(i.file_size for i in fast)
@@ -202,7 +172,7 @@ async def test_stale_and_missing_summaries_are_loaded_on_the_page_only(stores: _
     ids = await _fill(store, project, 12)
     summaries = {s["session_id"]: s for s in await store.list_session_summaries(project)}
 
-    class Lagging(_CountingLoads):
+    class Lagging(CountingLoads):
         """Summaries as they were: one missing, one older than its session."""
 
         async def list_session_summaries(self, project_key: str) -> Any:
@@ -214,7 +184,7 @@ async def test_stale_and_missing_summaries_are_loaded_on_the_page_only(stores: _
     lagging = Lagging(store)
     fast = await list_sessions_from_store(lagging, directory=tmp_path)  # type: ignore[arg-type]
     assert sorted(lagging.loads) == sorted([ids[2], ids[3]])
-    assert fast == await list_sessions_from_store(_Plain(store), directory=tmp_path)  # type: ignore[arg-type]
+    assert fast == await list_sessions_from_store(WithoutSummaries(store), directory=tmp_path)  # type: ignore[arg-type]
     assert next(i for i in fast if i.session_id == ids[2]).custom_title == "renamed later"
     # ids[2] was written last: it heads the list, and a page without it loads nothing.
     lagging.loads.clear()
@@ -228,7 +198,7 @@ async def test_a_summary_of_a_deleted_session_is_not_listed() -> None:
     await store.append({"project_key": project, "session_id": "a"}, [{"type": "user", "message": {"role": "user", "content": "hi"}}])
     kept = await store.list_session_summaries(project)
 
-    class Outdated(_CountingLoads):
+    class Outdated(CountingLoads):
         async def list_session_summaries(self, project_key: str) -> Any:
             return kept
 
@@ -342,10 +312,10 @@ async def test_sessions_written_before_summaries_existed(stores: _Stores, tmp_pa
     store = stores.new()
     project = project_key_for_directory(tmp_path)
     ids = await _fill(store, project, 8)
-    expected = await list_sessions_from_store(_Plain(store), directory=tmp_path)  # type: ignore[arg-type]
+    expected = await list_sessions_from_store(WithoutSummaries(store), directory=tmp_path)  # type: ignore[arg-type]
     await _forget_summaries(store, project, ids)
     assert await store.list_session_summaries(project) == []
-    counting = _CountingLoads(store)
+    counting = CountingLoads(store)
     assert await list_sessions_from_store(counting, directory=tmp_path) == expected  # type: ignore[arg-type]
     assert sorted(counting.loads) == sorted(ids)  # every one loaded instead
     # The next append to an old session summarises everything it already holds.
