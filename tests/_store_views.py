@@ -4,11 +4,16 @@
 store has it. ``WithoutSummaries`` hides that method (the slow path, which
 loads every transcript); ``CountingLoads`` keeps it and records each
 ``load``. Used by the store tests and ``scripts/bench_sessions.py``.
+``assert_summary_consistent`` checks a stored summary against its transcript.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from claude_wrap._session_store import SessionKey
+from claude_wrap._store_summary import jsonl_line_size, summary_to_info
+from claude_wrap._transcripts import session_info
 
 
 class WithoutSummaries:
@@ -40,3 +45,14 @@ class CountingLoads(WithoutSummaries):
 
     async def list_session_summaries(self, project_key: str) -> Any:
         return await self.store.list_session_summaries(project_key)
+
+
+async def assert_summary_consistent(store: Any, project: str, sid: str) -> None:
+    """The stored summary is the whole transcript's, stamped with list_sessions' mtime."""
+    key: SessionKey = {"project_key": project, "session_id": sid}
+    entries = await store.load(key)
+    (summary,) = [s for s in await store.list_session_summaries(project) if s["session_id"] == sid]
+    mtime = next(s["mtime"] for s in await store.list_sessions(project) if s["session_id"] == sid)
+    assert summary["mtime"] == mtime
+    size = sum(map(jsonl_line_size, entries))
+    assert summary_to_info(summary) == session_info(sid, entries, last_modified=mtime, file_size=size)

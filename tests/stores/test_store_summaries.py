@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 import pytest
 from _servers import PostgresServer, RedisServer
-from _store_views import CountingLoads, WithoutSummaries
+from _store_views import CountingLoads, WithoutSummaries, assert_summary_consistent
 
 from claude_wrap import (
     InMemorySessionStore,
@@ -32,10 +32,8 @@ from claude_wrap import (
 from claude_wrap._session_store import SessionKey, SessionStore, key_parts
 from claude_wrap._store_summary import (
     fold_session_summary,
-    jsonl_line_size,
     summary_to_info,
 )
-from claude_wrap._transcripts import session_info
 from claude_wrap.testing import run_session_store_conformance
 
 pytestmark = [pytest.mark.anyio, pytest.mark.stores]
@@ -241,17 +239,6 @@ async def test_get_session_info_from_store_agrees(stores: _Stores, tmp_path: Pat
 # -- writing summaries -----------------------------------------------------------------
 
 
-async def _assert_consistent(store: Any, project: str, sid: str) -> None:
-    """The stored summary is the whole transcript's, stamped with list_sessions' mtime."""
-    key: SessionKey = {"project_key": project, "session_id": sid}
-    entries = await store.load(key)
-    (summary,) = [s for s in await store.list_session_summaries(project) if s["session_id"] == sid]
-    mtime = next(s["mtime"] for s in await store.list_sessions(project) if s["session_id"] == sid)
-    assert summary["mtime"] == mtime
-    size = sum(map(jsonl_line_size, entries))
-    assert summary_to_info(summary) == session_info(sid, entries, last_modified=mtime, file_size=size)
-
-
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
 @pytest.mark.parametrize("stores", ["sqlite", "postgres", "redis"], indirect=True)
 async def test_concurrent_appends_from_several_connections_lose_nothing(stores: _Stores, anyio_backend: str) -> None:
@@ -274,7 +261,7 @@ async def test_concurrent_appends_from_several_connections_lose_nothing(stores: 
             tg.start_soon(write, n)
     entries = await clients[0].load(key)
     assert len(entries) == writers * rounds + writers
-    await _assert_consistent(clients[0], project, sid)
+    await assert_summary_consistent(clients[0], project, sid)
     (summary,) = await clients[0].list_session_summaries(project)
     info = summary_to_info(summary)
     assert info is not None and info.custom_title == entries[-1]["customTitle"]
@@ -302,7 +289,7 @@ async def test_concurrent_appends_through_a_shared_async_client(
                     for n in range(8):
                         tg.start_soon(write, n)
                 assert len(await store.load(key)) == 40
-                await _assert_consistent(store, "proj", "s")
+                await assert_summary_consistent(store, "proj", "s")
         finally:
             await client.aclose()
 
@@ -320,7 +307,7 @@ async def test_sessions_written_before_summaries_existed(stores: _Stores, tmp_pa
     assert sorted(counting.loads) == sorted(ids)  # every one loaded instead
     # The next append to an old session summarises everything it already holds.
     await store.append({"project_key": project, "session_id": ids[0]}, [{"type": "x", "gitBranch": "later"}])
-    await _assert_consistent(store, project, ids[0])
+    await assert_summary_consistent(store, project, ids[0])
     assert [s["session_id"] for s in await store.list_session_summaries(project)] == [ids[0]]
 
 
