@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,6 +29,8 @@ BASE_ARGS = ("--output-format", "stream-json", "--verbose", "--input-format", "s
 # Variables that would make the child think it runs nested inside another
 # Claude Code session, or that belong to a parent's SDK entrypoint.
 _DROPPED_ENV = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+
+_TRACE_ENV = frozenset({"TRACEPARENT", "TRACESTATE"})
 
 # Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN); stay well below.
 _ARG_LIMIT = 96 * 1024
@@ -376,8 +379,18 @@ def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = Tru
     return Launch(argv=b.argv, env=env, env_changes=changes, cwd=cwd, initialize=b.initialize, files=b.files)
 
 
+def tracing() -> bool:
+    """Whether the application traces: it has loaded OpenTelemetry's API.
+
+    The one test for tracing (child environment and spans), cheap enough to
+    make per session; a program that does not trace never imports it
+    through us."""
+    return "opentelemetry.trace" in sys.modules
+
+
 def _child_env(extra: Mapping[str, str], cwd: str | None) -> tuple[dict[str, str], dict[str, str | None]]:
-    """The parent environment minus nesting markers, plus the user's ``env``."""
+    """The parent environment minus nesting markers, plus the trace context
+    (when the app traces) and the user's ``env``."""
     env = dict(os.environ)
     changes: dict[str, str | None] = {}
     for name in _DROPPED_ENV:
@@ -387,6 +400,16 @@ def _child_env(extra: Mapping[str, str], cwd: str | None) -> tuple[dict[str, str
     additions = {"CLAUDE_CODE_ENTRYPOINT": "sdk-py"}
     if cwd is not None:
         additions["PWD"] = cwd
+    if tracing() and not _TRACE_ENV & extra.keys():
+        from ._otel import trace_env
+
+        # The span current at spawn time parents what the child traces (its
+        # own spans, its tools' processes). The user's ``env`` wins, as a pair.
+        context = trace_env()
+        if context and "TRACESTATE" not in context and "TRACESTATE" in env:
+            del env["TRACESTATE"]  # an inherited state belongs to another parent
+            changes["TRACESTATE"] = None
+        additions.update(context)
     additions.update(extra)
     for k, v in additions.items():
         if env.get(k) != v:

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from . import _argv
 from ._argv import build_launch
 from ._binary import find_binary
 from ._control_plane import control_plane, initialize_request
@@ -121,13 +122,18 @@ async def open_session(
                 resumed.cleanup()
             raise
         transport = sub
-    session = Session(
-        transport,
-        handlers=plane.handlers,
-        control_timeout=options.control_timeout,
-        idle_timeout=options.idle_timeout,
-        turn_timeout=options.turn_timeout,
-    )
+    session_args: dict[str, Any] = {
+        "handlers": plane.handlers,
+        "control_timeout": options.control_timeout,
+        "idle_timeout": options.idle_timeout,
+        "turn_timeout": options.turn_timeout,
+    }
+    if _argv.tracing():
+        from ._otel import TracedSession
+
+        session: Session = TracedSession(transport, request_model=options.model, **session_args)
+    else:
+        session = Session(transport, **session_args)
     session.shutdown_grace = options.shutdown_grace
     if options.verbatim_prompts:
         session.user_fields["client_composed"] = True

@@ -10,6 +10,17 @@ import pytest
 from _servers import postgres_server, redis_server  # noqa: F401 - session fixtures (real servers)
 
 
+@pytest.fixture(autouse=True)
+def _tracing_off_unless_marked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The otel tests load OpenTelemetry into this process, which would turn
+    # tracing on for every test after them; the rest of the suite checks the
+    # default path of an application that does not trace.
+    if request.node.get_closest_marker("otel") is None:
+        import claude_wrap._argv
+
+        monkeypatch.setattr(claude_wrap._argv, "tracing", lambda: False)
+
+
 @pytest.fixture(params=["asyncio", "trio"])
 def anyio_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)

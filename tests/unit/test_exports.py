@@ -48,7 +48,7 @@ def _fresh_modules(code: str) -> dict[str, bool]:
     script = (
         "import sys, json\n"
         f"{code}\n"
-        "heavy = ['anyio', 'msgspec', 'pydantic', 'mcp', 'trio', 'claude_wrap._transport', 'claude_wrap._protocol']\n"
+        "heavy = ['anyio', 'msgspec', 'pydantic', 'mcp', 'trio', 'claude_wrap._transport', 'claude_wrap._protocol', 'opentelemetry']\n"
         "print(json.dumps({m: m in sys.modules for m in heavy}))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
