@@ -29,8 +29,8 @@ if TYPE_CHECKING:
         Message,
         ResultMessage,
         ToolResultBlock,
-        ToolUseBlock,
     )
+    from claude_wrap._stream import ToolCall
 
 __all__ = ["add_fetch_arguments", "fetch_main", "main", "run_fetch"]
 
@@ -112,13 +112,13 @@ def _short(text: str, width: int = 80) -> str:
     return first + (" …" if len(lines) > 1 else "")
 
 
-def _tool_summary(block: ToolUseBlock) -> str:
-    data = block.input
+def _tool_summary(call: ToolCall) -> str:
+    data = call.input
     for key in ("command", "file_path", "path", "pattern", "url", "description"):
         if key in data:
-            return f"{block.name}({key}={_short(str(data[key]), 60)!r})"
+            return f"{call.name}({key}={_short(str(data[key]), 60)!r})"
     args = ", ".join(f"{k}={v!r}" for k, v in data.items())
-    return f"{block.name}({_short(args, 60)})"
+    return f"{call.name}({_short(args, 60)})"
 
 
 def _result_text(block: ToolResultBlock) -> str:
@@ -148,10 +148,12 @@ class LiveView:
     """
 
     def __init__(self, out: IO[str], *, tty: bool) -> None:
+        from claude_wrap._stream import StreamAccumulator
+
         self.out = out
         self.tty = tty
         self.result: ResultMessage | None = None
-        self._streamed = ""  # text already shown from deltas, not yet matched to a TextBlock
+        self._shown = StreamAccumulator()
         self._at_line_start = True
         self._tools: dict[str, tuple[str, float]] = {}  # tool_use_id -> (summary, started)
         self._lock = threading.Lock()
@@ -215,35 +217,21 @@ class LiveView:
 
     def handle(self, message: Message) -> None:
         """Show one message."""
-        from claude_wrap._messages import (
-            AssistantMessage,
-            ResultMessage,
-            StreamEvent,
-            TextBlock,
-            ToolResultBlock,
-            ToolUseBlock,
-            UserMessage,
-        )
+        from claude_wrap._messages import ResultMessage, ToolResultBlock, UserMessage
+        from claude_wrap._stream import TextChunk, ToolCall
 
         with self._lock:
-            if isinstance(message, StreamEvent):
-                event = message.event
-                delta = event.get("delta") if event.get("type") == "content_block_delta" else None
-                if isinstance(delta, dict) and delta.get("type") == "text_delta":
-                    text = str(delta.get("text", ""))
-                    self._streamed += text
-                    self._write(text)
-            elif isinstance(message, AssistantMessage):
-                for block in message.content:
-                    if isinstance(block, TextBlock):
-                        if block.text and block.text in self._streamed:
-                            self._streamed = self._streamed.replace(block.text, "", 1)
-                        elif block.text.strip():
-                            self._line(block.text.strip())
-                    elif isinstance(block, ToolUseBlock):
-                        self._newline()
-                        self._tools[block.id] = (_tool_summary(block), time.monotonic())
-            elif isinstance(message, UserMessage) and isinstance(message.content, list):
+            # Thinking is not shown; text and tool calls each exactly once.
+            for item in self._shown.feed(message):
+                if isinstance(item, TextChunk):
+                    if not item.whole:
+                        self._write(item.text)
+                    elif item.text.strip():
+                        self._line(item.text.strip())
+                elif isinstance(item, ToolCall):
+                    self._newline()
+                    self._tools[item.id] = (_tool_summary(item), time.monotonic())
+            if isinstance(message, UserMessage) and isinstance(message.content, list):
                 for block in message.content:
                     if isinstance(block, ToolResultBlock):
                         summary, started = self._tools.pop(block.tool_use_id, ("tool", time.monotonic()))

@@ -37,10 +37,12 @@ from ._message_shapes import (
 __all__ = [
     "ApiRetryMessage",
     "AssistantMessage",
+    "CitationsDelta",
     "CompactBoundaryMessage",
     "ContentBlock",
     "ConversationResetMessage",
     "DeferredToolUse",
+    "Delta",
     "HookEventMessage",
     "ImageBlock",
     "InformationalMessage",
@@ -53,6 +55,7 @@ __all__ = [
     "ResultMessage",
     "ServerToolResultBlock",
     "ServerToolUseBlock",
+    "SignatureDelta",
     "StatusMessage",
     "StreamEvent",
     "SystemMessage",
@@ -62,10 +65,14 @@ __all__ = [
     "TaskUpdatedMessage",
     "TaskUsage",
     "TextBlock",
+    "TextDelta",
     "ThinkingBlock",
+    "ThinkingDelta",
+    "ToolInputDelta",
     "ToolResultBlock",
     "ToolUseBlock",
     "UnknownBlock",
+    "UnknownDelta",
     "UnknownMessage",
     "UserMessage",
 ]
@@ -444,8 +451,98 @@ class ResultMessage(msgspec.Struct, frozen=True, tag_field="type", tag="result")
     64). May be empty after an interrupt."""
 
 
+class TextDelta(msgspec.Struct, frozen=True):
+    """A piece of the text block at ``index`` of the message being streamed."""
+
+    index: int
+    text: str
+
+
+class ThinkingDelta(msgspec.Struct, frozen=True):
+    """A piece of the thinking block at ``index``."""
+
+    index: int
+    thinking: str
+
+
+class SignatureDelta(msgspec.Struct, frozen=True):
+    """The signature of the thinking block at ``index``; sent once, at its end."""
+
+    index: int
+    signature: str
+
+
+class ToolInputDelta(msgspec.Struct, frozen=True):
+    """A piece of the input JSON of the tool call at ``index``.
+
+    The pieces only parse once joined: ``json.loads("".join(pieces))`` after
+    the block's ``content_block_stop``.
+    """
+
+    index: int
+    partial_json: str
+
+
+class CitationsDelta(msgspec.Struct, frozen=True):
+    """A citation added to the text block at ``index`` (as the API sent it)."""
+
+    index: int
+    citation: dict[str, Any]
+
+
+class UnknownDelta(msgspec.Struct, frozen=True):
+    """A delta of a type this version does not know; ``data`` is the raw delta."""
+
+    index: int
+    type: str
+    data: dict[str, Any]
+
+
+Delta = Union[TextDelta, ThinkingDelta, SignatureDelta, ToolInputDelta, CitationsDelta, UnknownDelta]
+"""What ``StreamEvent.delta`` gives for a ``content_block_delta`` event."""
+
+
+def _delta_of(event: dict[str, Any]) -> Delta | None:
+    if event.get("type") != "content_block_delta":
+        return None
+    raw = event.get("delta")
+    if not isinstance(raw, dict):
+        return None
+    index = event.get("index", 0)
+    if not isinstance(index, int):
+        return None
+    kind = raw.get("type")
+    # Built straight from the already decoded dict: no encode/convert pass.
+    if kind == "text_delta":
+        text = raw.get("text")
+        if isinstance(text, str):
+            return TextDelta(index, text)
+    elif kind == "input_json_delta":
+        partial = raw.get("partial_json")
+        if isinstance(partial, str):
+            return ToolInputDelta(index, partial)
+    elif kind == "thinking_delta":
+        thinking = raw.get("thinking")
+        if isinstance(thinking, str):
+            return ThinkingDelta(index, thinking)
+    elif kind == "signature_delta":
+        signature = raw.get("signature")
+        if isinstance(signature, str):
+            return SignatureDelta(index, signature)
+    elif kind == "citations_delta":
+        citation = raw.get("citation")
+        if isinstance(citation, dict):
+            return CitationsDelta(index, citation)
+    return UnknownDelta(index, kind if isinstance(kind, str) else "", raw)
+
+
 class StreamEvent(msgspec.Struct, frozen=True, tag_field="type", tag="stream_event"):
-    """A raw Messages API streaming event (with ``include_partial_messages``)."""
+    """A raw Messages API streaming event (with ``include_partial_messages``).
+
+    ``event`` is the event as the API sent it. ``delta`` and ``message_id``
+    read the two things most callers want from it; both are worked out on
+    access, so decoding costs the same whether or not they are used.
+    """
 
     uuid: str
     session_id: str
@@ -455,6 +552,28 @@ class StreamEvent(msgspec.Struct, frozen=True, tag_field="type", tag="stream_eve
     """As on ``AssistantMessage``: set only on the first event after it changes."""
     user_message_uuids: list[str] | None = None
     """As on ``AssistantMessage``."""
+
+    @property
+    def delta(self) -> Delta | None:
+        """The typed delta of a ``content_block_delta`` event; ``None`` for
+        every other event. A delta type this version does not know (or one
+        with an odd shape) comes back as ``UnknownDelta``."""
+        return _delta_of(self.event)
+
+    @property
+    def message_id(self) -> str | None:
+        """The API message id, on the ``message_start`` event only.
+
+        Later events of the same message do not repeat it; the final
+        ``AssistantMessage`` frames carry it as ``message_id``, which is how
+        streamed output and usage are joined to them.
+        """
+        event = self.event
+        if event.get("type") != "message_start":
+            return None
+        message = event.get("message")
+        mid = message.get("id") if isinstance(message, dict) else None
+        return mid if isinstance(mid, str) else None
 
 
 class RateLimitInfo(msgspec.Struct, frozen=True, rename="camel"):

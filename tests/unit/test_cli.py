@@ -60,6 +60,27 @@ def test_non_tty_view_prints_unstreamed_text_and_unfinished_tools() -> None:
     ]
 
 
+def test_view_of_a_recorded_partial_stream_shows_each_text_once() -> None:
+    from pathlib import Path
+
+    from claude_wrap._codec import decode_line
+
+    out = io.StringIO()
+    view = LiveView(out, tty=False)
+    texts = []
+    with (Path(__file__).parent.parent / "fixtures" / "recorded_stream.ndjson").open("rb") as f:
+        for line in f:
+            message = decode_line(line)
+            if message is not None:
+                view.handle(message)
+                if isinstance(message, AssistantMessage):
+                    texts += [b.text for b in message.content if isinstance(b, TextBlock)]
+    view.close()
+    shown = out.getvalue()
+    assert len(texts) == 2 and all(shown.count(t) == 1 for t in texts)
+    assert shown.startswith(texts[0] + "\n  ✓ Bash(command=")
+
+
 def test_parser_knows_the_commands() -> None:
     args = build_parser().parse_args(["run", "p", "--allowed-tools", "Read,Bash", "Grep", "--max-turns", "3"])
     assert (args.prompt, args.allowed_tools, args.max_turns) == ("p", ["Read,Bash", "Grep"], 3)
