@@ -24,6 +24,7 @@ _EXPORTS: dict[str, str] = {
     # entry points
     "query": "_query",
     "ClaudeSDKClient": "_client",
+    "ExitInfo": "_client",
     "ClaudePool": "_pool",
     "prewarm": "_pool",
     "ClaudeAgentOptions": "_options",
@@ -338,6 +339,7 @@ __all__ = [
     "ElicitationHookSpecificOutput",
     "ElicitationResultHookInput",
     "ElicitationResultHookSpecificOutput",
+    "ExitInfo",
     "FastModeDisabledReason",
     "FastModeState",
     "FileChangedHookInput",
@@ -583,6 +585,7 @@ if TYPE_CHECKING:
     )
     from ._client import (
         ClaudeSDKClient as ClaudeSDKClient,
+        ExitInfo as ExitInfo,
     )
     from ._codec import (
         decode_line as decode_line,

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import signal
 from collections.abc import AsyncIterable, AsyncIterator
 from types import TracebackType
 from typing import Any, Literal, cast
+
+import anyio
 
 from ._connect import open_session, user_frame
 from ._control_types import (
@@ -15,13 +19,61 @@ from ._control_types import (
     RewindFilesResult,
     UsageResponse,
 )
-from ._exceptions import SessionStateError
+from ._exceptions import ProcessError, SessionStateError, TransportClosedError
 from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions, PermissionMode
 from ._protocol import Session
 from ._transport import Transport
 
-__all__ = ["ClaudeSDKClient"]
+__all__ = ["ClaudeSDKClient", "ExitInfo"]
+
+
+@dataclasses.dataclass(frozen=True)
+class ExitInfo:
+    """How the binary behind a ``ClaudeSDKClient`` ended (``client.exit_info``)."""
+
+    exit_code: int | None
+    """Its exit status, as in ``ProcessError.exit_code``: negative when a
+    signal killed it (``-9``), ``None`` when its output broke while it was
+    still running (it is stopped then)."""
+    signal: str | None
+    """The name of the signal that killed it (``"SIGKILL"``), if one did."""
+    stderr: str
+    """The last lines it wrote to stderr (the tail ``ProcessError`` carries)."""
+    session_id: str | None
+    """The last session id the client saw; ``reconnect()`` resumes it."""
+    error: BaseException | None
+    """The error the session ended with, as raised to whoever was reading
+    (``ProcessError``, ``TurnTimeoutError`` ...); ``None`` if nobody was
+    reading when it ended, or it ended cleanly."""
+
+    @property
+    def clean(self) -> bool:
+        """True when the binary exited with code 0 and no error ended the session."""
+        return self.exit_code == 0 and self.error is None
+
+    def _cause(self) -> str:
+        if self.signal is not None:
+            how = f"was killed by {self.signal}"
+        elif self.exit_code is not None:
+            how = "exited"
+        else:
+            how = "stopped being readable"
+        # A bare ProcessError or TransportClosedError says no more than the
+        # exit status already does.
+        if self.error is not None and type(self.error) not in (ProcessError, TransportClosedError):
+            first = (str(self.error).splitlines() or [""])[0]
+            how += f" after {type(self.error).__name__}: {first}"
+        return how
+
+
+def _signal_name(code: int | None) -> str | None:
+    if code is None or code >= 0:
+        return None
+    try:
+        return signal.Signals(-code).name
+    except ValueError:
+        return f"signal {-code}"
 
 
 class ClaudeSDKClient:
@@ -43,6 +95,12 @@ class ClaudeSDKClient:
         self._transport = transport
         self._session: Session | None = None
         self._closed = False
+        self._session_id: str | None = None  # the last one seen in a message: what reconnect() resumes
+        self._end_error: BaseException | None = None  # what ended the current session, as its reader saw it
+        self._drained = False  # the current session's reader was handed its end (None or the error)
+        self._exit: ExitInfo | None = None  # the last session's end, kept once that session is dropped
+        self._auto_used = 0
+        self._restart_lock: anyio.Lock | None = None
 
     @classmethod
     def _adopt(cls, session: Session, options: ClaudeAgentOptions) -> ClaudeSDKClient:
@@ -64,6 +122,7 @@ class ClaudeSDKClient:
             raise SessionStateError("this client was disconnected; create a new one")
         first = user_frame(prompt, "default") if isinstance(prompt, str) else None
         self._session = await open_session(self.options, first_message=first, transport=self._transport)
+        self._fresh_session()
         if prompt is not None and not isinstance(prompt, str):
             await self.query(prompt)
 
@@ -72,7 +131,70 @@ class ClaudeSDKClient:
         session, self._session = self._session, None
         self._closed = True
         if session is not None:
-            await session.aclose()
+            try:
+                await session.aclose()
+            finally:
+                self._exit = self._snapshot(session)
+
+    async def reconnect(self) -> None:
+        """Stop what is left of the binary and start a new one that resumes
+        the conversation.
+
+        The new binary gets this client's options with ``resume`` set to the
+        last session id the client saw (``continue_conversation``,
+        ``fork_session`` and ``session_id`` cleared), so the model sees the
+        turns the transcript holds; a turn that was running when the old one
+        died is not sent again. A client that never saw a session id, or whose
+        options say ``persist_session=False``, starts a fresh session with
+        its options as they are. Works on a dead client and, as a deliberate
+        restart, on a live one (a running turn is interrupted first). Not
+        possible after ``disconnect()`` or with a ``transport`` given to the
+        constructor, which cannot be started twice.
+        """
+        if self._closed:
+            raise SessionStateError("this client was disconnected; create a new one")
+        if self._transport is not None:
+            raise SessionStateError(
+                "reconnect() starts a new binary, which a client built on its own transport cannot do"
+            )
+        if self._restart_lock is None:
+            self._restart_lock = anyio.Lock()
+        async with self._restart_lock:
+            await self._restart()
+
+    async def _restart(self) -> None:
+        old, self._session = self._session, None
+        if old is not None:
+            # Closed before the new start: the old binary's last transcript
+            # writes (and a session store's final flush) must land before the
+            # new one reads them.
+            try:
+                await old.aclose()
+            finally:
+                self._exit = self._snapshot(old)
+        if self._closed:
+            raise SessionStateError("this client was disconnected while it reconnected")
+        self._session = await open_session(self._restart_options())
+        self._fresh_session()
+
+    def _restart_options(self) -> ClaudeAgentOptions:
+        sid = self._session_id
+        if sid is None or not self.options.persist_session:
+            return self.options
+        return dataclasses.replace(
+            self.options,
+            resume=sid,
+            continue_conversation=False,
+            fork_session=False,
+            session_id=None,
+            resume_session_at=None,
+            resume_drops_turn=None,
+        )
+
+    def _fresh_session(self) -> None:
+        self._exit = None
+        self._end_error = None
+        self._drained = False
 
     async def __aenter__(self) -> ClaudeSDKClient:
         await self.connect()
@@ -88,6 +210,8 @@ class ClaudeSDKClient:
 
     def _live(self) -> Session:
         if self._session is None:
+            if self._exit is not None and not self._closed:
+                raise self._dead_error(self._exit)  # a reconnect failed: the old end still explains it
             raise SessionStateError(
                 "not connected: use 'async with ClaudeSDKClient(...)' or call connect() first"
                 if not self._closed
@@ -101,6 +225,96 @@ class ClaudeSDKClient:
         if self._session is None:
             return None
         return getattr(self._session.transport, "pid", None)
+
+    @property
+    def is_alive(self) -> bool:
+        """True while connected, the binary is running and its output has not ended.
+
+        It shows what the event loop has seen: a binary killed a moment ago
+        may still count as alive until the loop notices its exit.
+        """
+        return self._session is not None and self._running(self._session)
+
+    @property
+    def exit_info(self) -> ExitInfo | None:
+        """How the binary ended: ``None`` while it is alive or before ``connect()``.
+
+        After a ``reconnect()`` it describes the new binary again (``None``
+        while that one lives); after ``disconnect()`` it describes the
+        binary that was stopped.
+        """
+        if self._session is None:
+            return self._exit
+        if self._running(self._session):
+            return None
+        return self._snapshot(self._session)
+
+    @staticmethod
+    def _running(session: Session) -> bool:
+        return not session.ended and session.transport.returncode is None
+
+    def _snapshot(self, session: Session) -> ExitInfo:
+        code = session.transport.returncode
+        return ExitInfo(
+            exit_code=code,
+            signal=_signal_name(code),
+            stderr=session.transport.stderr_tail,
+            session_id=self._session_id,
+            error=self._end_error,
+        )
+
+    def _dead_error(self, info: ExitInfo, *, lost_turn: bool = False) -> ProcessError | SessionStateError:
+        """The error for a call on a client whose binary is gone: what happened and what to do."""
+        resume = f" and resume session {info.session_id}" if info.session_id else ""
+        hint = f"call `await client.reconnect()` to start it again{resume}"
+        if info.clean and not lost_turn:
+            return SessionStateError(f"the session has ended (Claude Code exited with code 0); {hint}")
+        what = "the turn in progress is lost (it is not sent again)" if lost_turn else "nothing was sent"
+        message = f"Claude Code is no longer running, {what}; {hint}. It {info._cause()}"
+        return ProcessError(message, info.exit_code, info.stderr)
+
+    async def _gone(self, session: Session) -> bool:
+        """After a failed write or read: did the binary die? The loop may learn
+        of the exit a moment after the pipe broke, so give it that moment."""
+        with anyio.move_on_after(1.0):
+            while self._running(session):
+                await anyio.sleep(0.01)
+        return not self._running(session)
+
+    async def _usable(self) -> Session:
+        session = self._live()
+        if not self._running(session):
+            raise self._dead_error(self._snapshot(session))
+        return session
+
+    async def _request(self, subtype: str, fields: dict[str, Any] | None = None) -> Any:
+        session = await self._usable()
+        try:
+            return await session.request(subtype, fields)
+        except (TransportClosedError, ProcessError) as exc:
+            if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(session):
+                raise
+            self._end_error = self._end_error or exc
+            raise self._dead_error(self._snapshot(session)) from exc
+
+    def _may_respawn(self) -> bool:
+        """Whether ``query()`` should reconnect on its own first (``auto_reconnect``)."""
+        if self._closed or self._transport is not None or self._auto_used >= self.options.auto_reconnect:
+            return False
+        if self._session is None:
+            return self._exit is not None and not self._exit.clean
+        if self._running(self._session):
+            return False
+        return not self._snapshot(self._session).clean
+
+    async def _respawn(self) -> None:
+        self._auto_used += 1
+        if self._restart_lock is None:
+            self._restart_lock = anyio.Lock()
+        async with self._restart_lock:
+            # Another task may have reconnected while this one waited.
+            if self._session is None or not self._running(self._session):
+                await self._restart()
 
     # -- conversation -------------------------------------------------------------
 
@@ -116,17 +330,35 @@ class ClaudeSDKClient:
         ``uuid`` tags the user message: ``rewind_files()`` takes it, and the
         binary reports its lifecycle (``command_lifecycle`` frames).
         """
-        session = self._live()
+        if self._may_respawn():
+            await self._respawn()
+        session = await self._usable()
         if isinstance(prompt, str):
             frame = user_frame(prompt, session_id)
             if uuid is not None:
                 frame["uuid"] = uuid
-            await session.send_user(frame)
+            try:
+                await session.send_user(frame)
+                return
+            except TransportClosedError as exc:
+                if not await self._gone(session):
+                    raise
+                if not self._may_respawn():
+                    raise self._dead_error(self._snapshot(session)) from exc
+            # The pipe was already broken, so the binary never saw this prompt:
+            # sending it to the new one is not a repeat.
+            await self._respawn()
+            await (await self._usable()).send_user(frame)
             return
         async for frame in prompt:
             frame.setdefault("parent_tool_use_id", None)
             frame.setdefault("session_id", session_id)
-            await session.send_user(frame)
+            try:
+                await session.send_user(frame)
+            except TransportClosedError as exc:
+                if not await self._gone(session):
+                    raise
+                raise self._dead_error(self._snapshot(session)) from exc
 
     def receive_messages(self) -> AsyncIterator[Message]:
         """Yield every message until the binary's output ends."""
@@ -138,7 +370,31 @@ class ClaudeSDKClient:
 
     async def _receive(self, *, through_result: bool) -> AsyncIterator[Message]:
         session = self._live()
-        while (message := await session.receive()) is not None:
+        if self._drained and not self._running(session):
+            info = self._snapshot(session)
+            if info.clean:
+                return  # a finished conversation simply has nothing more
+            raise self._dead_error(info)
+        while True:
+            try:
+                message = await session.receive()
+            except ProcessError as exc:
+                if type(exc) is not ProcessError or not await self._gone(session):
+                    raise
+                self._drained = True
+                self._end_error = exc
+                raise self._dead_error(self._snapshot(session), lost_turn=session.turn_open) from exc
+            except Exception as exc:
+                if session.ended:
+                    self._drained = True
+                    self._end_error = exc
+                raise
+            if message is None:
+                self._drained = True
+                return
+            sid = getattr(message, "session_id", None)
+            if isinstance(sid, str) and sid:
+                self._session_id = sid
             yield message
             if through_result and isinstance(message, ResultMessage):
                 return
@@ -147,17 +403,17 @@ class ClaudeSDKClient:
 
     async def interrupt(self) -> list[str]:
         """Stop the current turn. Returns the uuids of user messages still queued."""
-        reply = await self._live().request("interrupt")
+        reply = await self._request("interrupt")
         queued = reply.get("still_queued", []) if isinstance(reply, dict) else []
         return [str(u) for u in queued]
 
     async def set_permission_mode(self, mode: PermissionMode) -> None:
         """Change the permission mode for the rest of the session."""
-        await self._live().request("set_permission_mode", {"mode": mode})
+        await self._request("set_permission_mode", {"mode": mode})
 
     async def set_model(self, model: str | None = None) -> None:
         """Switch the model (``None``: the default model)."""
-        await self._live().request("set_model", {"model": model})
+        await self._request("set_model", {"model": model})
 
     async def get_server_info(self) -> dict[str, Any] | None:
         """What the binary said in its ``initialize`` answer (commands, models, ...)."""
@@ -165,7 +421,7 @@ class ClaudeSDKClient:
 
     async def set_max_thinking_tokens(self, max_thinking_tokens: int | None) -> None:
         """Limit thinking tokens per turn (``None``: the default)."""
-        await self._live().request("set_max_thinking_tokens", {"max_thinking_tokens": max_thinking_tokens})
+        await self._request("set_max_thinking_tokens", {"max_thinking_tokens": max_thinking_tokens})
 
     async def rewind_files(self, user_message_id: str, *, dry_run: bool = False) -> RewindFilesResult:
         """Undo file edits made since the user message ``user_message_id``.
@@ -176,19 +432,19 @@ class ClaudeSDKClient:
         fields: dict[str, Any] = {"user_message_id": user_message_id}
         if dry_run:
             fields["dry_run"] = True
-        return cast(RewindFilesResult, await self._live().request("rewind_files", fields) or {})
+        return cast(RewindFilesResult, await self._request("rewind_files", fields) or {})
 
     async def get_mcp_status(self) -> McpStatusResponse:
         """Every MCP server the session knows, with its connection status."""
-        return cast(McpStatusResponse, await self._live().request("mcp_status") or {})
+        return cast(McpStatusResponse, await self._request("mcp_status") or {})
 
     async def reconnect_mcp_server(self, name: str) -> None:
         """Reconnect the MCP server ``name``."""
-        await self._live().request("mcp_reconnect", {"serverName": name})
+        await self._request("mcp_reconnect", {"serverName": name})
 
     async def toggle_mcp_server(self, name: str, enabled: bool) -> None:
         """Enable or disable the MCP server ``name``."""
-        await self._live().request("mcp_toggle", {"serverName": name, "enabled": enabled})
+        await self._request("mcp_toggle", {"serverName": name, "enabled": enabled})
 
     def _sdk_server(self, server_name: str) -> Any:
         servers = self.options.mcp_servers
@@ -220,11 +476,11 @@ class ClaudeSDKClient:
         """
         self._sdk_server(server_name)
         notification = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
-        await self._live().request("mcp_message", {"server_name": server_name, "message": notification})
+        await self._request("mcp_message", {"server_name": server_name, "message": notification})
 
     async def stop_task(self, task_id: str) -> None:
         """Stop a background task; a ``task_notification`` with status ``stopped`` follows."""
-        await self._live().request("stop_task", {"task_id": task_id})
+        await self._request("stop_task", {"task_id": task_id})
 
     async def get_context_usage(self, *, detail: Literal["summary", "full"] = "summary") -> ContextUsageResponse:
         """How the context window is used.
@@ -233,33 +489,33 @@ class ClaudeSDKClient:
         binary count tokens through the API, dozens of calls per request.
         """
         fields = {"detail": "summary"} if detail == "summary" else {}
-        return cast(ContextUsageResponse, await self._live().request("get_context_usage", fields) or {})
+        return cast(ContextUsageResponse, await self._request("get_context_usage", fields) or {})
 
     async def get_usage(self) -> UsageResponse:
         """Cost and usage of the session so far."""
-        return cast(UsageResponse, await self._live().request("get_usage") or {})
+        return cast(UsageResponse, await self._request("get_usage") or {})
 
     async def rename_session(self, title: str) -> None:
         """Set the session's title."""
-        await self._live().request("rename_session", {"title": title})
+        await self._request("rename_session", {"title": title})
 
     async def end_session(self, reason: str = "other") -> None:
         """Ask the binary to end the session; it exits afterwards."""
-        await self._live().request("end_session", {"reason": reason})
+        await self._request("end_session", {"reason": reason})
 
     async def list_models(self) -> list[ModelInfo]:
         """The models the binary offers."""
-        reply = await self._live().request("list_models") or {}
+        reply = await self._request("list_models") or {}
         return cast("list[ModelInfo]", reply.get("models", []))
 
     async def get_settings(self) -> dict[str, Any]:
         """The effective settings and where each came from."""
-        return cast("dict[str, Any]", await self._live().request("get_settings") or {})
+        return cast("dict[str, Any]", await self._request("get_settings") or {})
 
     async def apply_flag_settings(self, settings: dict[str, Any]) -> None:
         """Apply settings for the rest of the session, as ``--settings`` would."""
-        await self._live().request("apply_flag_settings", {"settings": settings})
+        await self._request("apply_flag_settings", {"settings": settings})
 
     async def reload_plugins(self) -> ReloadPluginsResponse:
         """Reload plugins, commands, agents and MCP servers from disk."""
-        return cast(ReloadPluginsResponse, await self._live().request("reload_plugins") or {})
+        return cast(ReloadPluginsResponse, await self._request("reload_plugins") or {})

@@ -256,6 +256,15 @@ class ClaudeAgentOptions:
     shutdown_grace: float = Field(default=5.0, ge=0)
     """Seconds to wait after closing stdin, and again after SIGTERM."""
 
+    # -- recovery -------------------------------------------------------------
+    auto_reconnect: int = Field(default=0, ge=0, strict=True)
+    """How many times a ``ClaudeSDKClient`` may start its binary again on its
+    own, over the client's whole life (``0``, the default: never). When the
+    binary has died, the next ``query()`` first reconnects, resuming the last
+    session id the client saw, and then sends its prompt. A turn that was
+    running when the binary died is never sent again: its reader gets the
+    error. ``reconnect()`` called by hand does not use up this budget."""
+
     @field_validator("env")
     @classmethod
     def _env_is_strings(cls, value: dict[str, str]) -> dict[str, str]:
