@@ -379,6 +379,8 @@ class ClaudeSDKClient:
             try:
                 message = await session.receive()
             except ProcessError as exc:
+                if self._session is not session:
+                    return  # disconnect() or reconnect() in another task stopped it on purpose
                 if type(exc) is not ProcessError or not await self._gone(session):
                     raise
                 self._drained = True

@@ -79,8 +79,9 @@ class Transport(ABC):
         """Stop the peer at once, without grace (used when a turn times out)."""
 
 
-def _kill_group(pid: int) -> None:
-    """Last-resort, synchronous: SIGKILL the child's process group."""
+def _kill_group(pid: int, tag: bytes | None = None) -> None:
+    """Last-resort, synchronous: SIGKILL the child's process group, and with
+    ``tag``, every process that carries it (see ``_kill_tagged``)."""
     try:
         if hasattr(os, "killpg") and os.getpgid(pid) == pid:
             os.killpg(pid, signal.SIGKILL)
@@ -88,6 +89,44 @@ def _kill_group(pid: int) -> None:
             os.kill(pid, signal.SIGTERM)
     except (ProcessLookupError, PermissionError, OSError):
         pass
+    if tag is not None:
+        _kill_tagged(tag)
+
+
+# Every process the binary starts inherits this variable from it. The Bash
+# tool runs each command in a session of its own, out of reach of a signal to
+# the binary's process group; when the binary dies without stopping them
+# itself (SIGKILL, an OOM kill, a crash), the tag is how we find them.
+_RUN_TAG = "CLAUDE_WRAP_RUN"
+
+
+def _kill_tagged(tag: bytes) -> int:
+    """SIGKILL every process whose environment holds ``tag``; Linux only (it
+    reads /proc). Returns how many were signalled."""
+    if not os.path.isdir("/proc"):
+        return 0  # pragma: no cover - macOS: the process group is all we reach
+    killed = 0
+    me = os.getpid()
+    for _ in range(2):  # a second pass for what the first ones were starting
+        found = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == me:
+                continue
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as f:
+                    environ = f.read()
+            except OSError:
+                continue  # gone, or not ours to read
+            if tag in environ.split(b"\0"):
+                try:
+                    os.kill(int(entry), signal.SIGKILL)
+                    found += 1
+                except (ProcessLookupError, PermissionError):
+                    pass
+        killed += found
+        if not found:
+            break
+    return killed
 
 
 class SubprocessTransport(Transport):
@@ -123,6 +162,8 @@ class SubprocessTransport(Transport):
         self._closed = False
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._own_group = False
+        self._reading = 0  # receive() calls waiting on the pipes right now
+        self._tag = f"{_RUN_TAG}={os.urandom(12).hex()}".encode()
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -131,6 +172,9 @@ class SubprocessTransport(Transport):
         kwargs: dict[str, Any] = {}
         if self._user is not None:
             kwargs["user"] = self._user
+        env = dict(os.environ if self._env is None else self._env)
+        name, _, value = self._tag.decode().partition("=")
+        env[name] = value
         try:
             self._process = await anyio.open_process(
                 self.argv,
@@ -138,7 +182,7 @@ class SubprocessTransport(Transport):
                 stdout=PIPE,
                 stderr=PIPE,
                 cwd=self._cwd,
-                env=self._env,
+                env=env,
                 start_new_session=sys.platform != "win32",
                 **kwargs,
             )
@@ -157,7 +201,7 @@ class SubprocessTransport(Transport):
         except (ProcessLookupError, PermissionError, OSError):
             self._own_group = False
         if self._own_group:
-            self._finalizer = weakref.finalize(self, _kill_group, pid)
+            self._finalizer = weakref.finalize(self, _kill_group, pid, self._tag)
 
     @property
     def pid(self) -> int | None:
@@ -254,17 +298,21 @@ class SubprocessTransport(Transport):
         """
         stdout = self._proc().stdout
         assert stdout is not None
-        if self._stderr_eof or self._proc().stderr is None:
-            self._take(await self._receive_some(stdout))
-            return
-        async with anyio.create_task_group() as tg:
-
-            async def read_stdout() -> None:
+        self._reading += 1
+        try:
+            if self._stderr_eof or self._proc().stderr is None:
                 self._take(await self._receive_some(stdout))
-                tg.cancel_scope.cancel()
+                return
+            async with anyio.create_task_group() as tg:
 
-            tg.start_soon(self._drain_stderr)
-            tg.start_soon(read_stdout)
+                async def read_stdout() -> None:
+                    self._take(await self._receive_some(stdout))
+                    tg.cancel_scope.cancel()
+
+                tg.start_soon(self._drain_stderr)
+                tg.start_soon(read_stdout)
+        finally:
+            self._reading -= 1
 
     @staticmethod
     async def _receive_some(stream: anyio.abc.ByteReceiveStream) -> bytes:
@@ -316,6 +364,11 @@ class SubprocessTransport(Transport):
     async def wait(self) -> int | None:
         """Wait for exit, draining both pipes so the child can finish writing."""
         proc = self._proc()
+        if self._reading:
+            # A receive() in another task is reading both pipes already (a
+            # stream takes one reader at a time), so the child cannot block.
+            await proc.wait()
+            return proc.returncode
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._discard_stdout)
             if not self._stderr_eof:
@@ -397,6 +450,10 @@ class SubprocessTransport(Transport):
                         os.killpg(proc.pid, signal.SIGKILL)
                     except (ProcessLookupError, PermissionError):
                         pass
+                # Killed by a signal, the binary stopped none of its tools'
+                # commands, and those run in sessions of their own.
+                if proc.returncode is not None and proc.returncode < 0:
+                    _kill_tagged(self._tag)
             finally:
                 for stream in (proc.stdin, proc.stdout, proc.stderr):
                     if stream is not None:

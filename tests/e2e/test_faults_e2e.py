@@ -13,11 +13,13 @@ from typing import Any
 import anyio
 import pytest
 from _procs import processes_where
-from _e2e import Options, run, tool_results
+from _e2e import Options, bash, run, tool_results
 
 from claude_wrap import (
+    ClaudeSDKClient,
     HookMatcher,
     InitSystemMessage,
+    ProcessError,
     ResultError,
     ResultMessage,
     TurnTimeoutError,
@@ -99,3 +101,78 @@ async def test_stdout_line_limit_is_a_typed_error_and_kills_nothing_else(
     with pytest.raises(LineTooLongError):
         await run("big", make_options(max_buffer_size=100_000))
     assert processes_where(cwd=workdir) == []
+
+
+async def _all_gone(pids: list[int]) -> None:
+    # Killed processes whose parent died are reaped by init, a moment later.
+    with anyio.fail_after(5):
+        while any(os.path.exists(f"/proc/{p}") for p in pids):
+            await anyio.sleep(0.05)
+
+
+async def _running_bash(client: Any, marker: str) -> list[int]:
+    """Wait until the Bash tool's command (holding ``marker``) runs; its pids."""
+    with anyio.fail_after(30):
+        while not (pids := processes_where(cmdline_contains=marker)):
+            await anyio.sleep(0.05)
+    return pids
+
+
+async def test_tool_commands_do_not_outlive_a_killed_binary(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    # The Bash tool runs each command in a session of its own, so a signal to
+    # the binary's process group misses it; killed outright (an OOM kill),
+    # the binary stops nothing itself. The command must still not outlive it.
+    scripted_model.add(bash("echo start && sleep 37.25 && echo end"), Reply.text("never"))
+    errors: list[BaseException] = []
+    client = ClaudeSDKClient(make_options(allowed_tools=["Bash"]))
+    await client.connect()
+    try:
+        await client.query("run it")
+        async with anyio.create_task_group() as tg:
+
+            async def read() -> None:
+                try:
+                    async for _ in client.receive_response():
+                        pass
+                except ProcessError as exc:
+                    errors.append(exc)
+
+            tg.start_soon(read)
+            pids = await _running_bash(client, "sleep 37.25")
+            assert client.pid is not None and all(os.getsid(p) != client.pid for p in pids)
+            os.kill(client.pid, signal.SIGKILL)
+    finally:
+        await client.disconnect()
+    assert errors and "SIGKILL" in str(errors[0])
+    await _all_gone(pids)
+
+
+@pytest.mark.parametrize("hung", [False, True])
+async def test_disconnect_from_another_task_ends_the_reader_quietly(
+    hung: bool, scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    # A UI reads messages in one task; a stop button disconnects from another,
+    # mid-turn, with the binary answering or hung (SIGSTOP). The reader's loop
+    # just ends, and nothing is left running.
+    scripted_model.add(bash("echo start && sleep 38.5 && echo end"), Reply.text("never"))
+    client = ClaudeSDKClient(make_options(allowed_tools=["Bash"], shutdown_grace=0.5))
+    await client.connect()
+    seen: list[Any] = []
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tg:
+
+            async def read() -> None:
+                async for message in client.receive_messages():
+                    seen.append(message)
+
+            await client.query("run it")
+            tg.start_soon(read)
+            pids = await _running_bash(client, "sleep 38.5")
+            if hung:
+                assert client.pid is not None
+                os.kill(client.pid, signal.SIGSTOP)
+            await client.disconnect()
+    assert seen and not client.is_alive
+    await _all_gone([*pids, *processes_where(cwd=workdir)])

@@ -12,6 +12,8 @@ Each argument is one step, run in order:
 * ``ignoreterm``  ignore SIGTERM;
 * ``grandchild``  start a sleeping python grandchild in our process group and
   print ``grandchild <pid>`` on stdout;
+* ``detached``  the same in a session of its own (as the binary's Bash tool
+  runs commands), out of reach of a signal to our group;
 * ``pid``  print ``pid <own pid>`` on stdout;
 * ``readeof``  read stdin until EOF;
 * ``echo``  copy stdin lines to stdout until EOF;
@@ -80,10 +82,14 @@ def main(argv: list[str]) -> int:
             _write(1, b"".join(b"line %d\n" % i for i in range(int(arg))))
         elif op == "ignoreterm":
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        elif op == "grandchild":
+        elif op in ("grandchild", "detached"):
             child = subprocess.Popen(
                 [sys.executable, "-c", "import time; time.sleep(120)"],
                 stdin=subprocess.DEVNULL,
+                # Detached like the binary's tool commands, which do not hold its pipes.
+                stdout=subprocess.DEVNULL if op == "detached" else None,
+                stderr=subprocess.DEVNULL if op == "detached" else None,
+                start_new_session=op == "detached",
             )
             children.append(child)
             _write(1, b"grandchild %d\n" % child.pid)

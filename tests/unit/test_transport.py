@@ -390,6 +390,58 @@ async def test_aclose_kills_child_and_grandchild_that_ignore_stdin_eof() -> None
             await anyio.sleep(0.01)
 
 
+async def test_a_detached_grandchild_dies_with_a_killed_child() -> None:
+    # A command the child started in a session of its own survives a signal
+    # to the child's group; when the child itself was killed (and so stopped
+    # nothing), the environment tag finds it.
+    t = SubprocessTransport(argv("pid", "detached", "sleep:60"), shutdown_grace=0.2)
+    await t.start()
+    child = int((await t.receive() or b"").split()[1])
+    grandchild = int((await t.receive() or b"").split()[1])
+    assert os.getsid(grandchild) == grandchild != os.getsid(child)
+    os.kill(child, signal.SIGKILL)  # an OOM kill, say
+    await t.aclose()
+    with anyio.fail_after(2):
+        while alive(grandchild):
+            await anyio.sleep(0.01)
+
+
+async def test_a_child_that_exits_by_itself_keeps_its_detached_processes() -> None:
+    # A normal exit means the child decided what outlives it (a server it was
+    # asked to start, say): only a child killed by a signal gets swept.
+    t = SubprocessTransport(argv("pid", "detached", "readeof", "exit:0"), shutdown_grace=1)
+    await t.start()
+    await t.receive()
+    grandchild = int((await t.receive() or b"").split()[1])
+    try:
+        await t.aclose()
+        assert t.returncode == 0 and alive(grandchild)
+    finally:
+        os.kill(grandchild, signal.SIGKILL)
+
+
+async def test_aclose_from_another_task_while_a_receive_waits() -> None:
+    # One task waits for output that never comes; another closes the
+    # transport. A stream takes one reader at a time (asyncio raised
+    # "read() called while another coroutine is already waiting"), so the
+    # close must leave the pipes to the waiting receive.
+    t = SubprocessTransport(argv("ignoreterm", "pid", "sleep:60"), shutdown_grace=0.2)
+    await t.start()
+    assert await t.receive() is not None
+    got: list[bytes | None] = []
+    with anyio.fail_after(10):
+        async with anyio.create_task_group() as tg:
+
+            async def read() -> None:
+                got.append(await t.receive())
+
+            tg.start_soon(read)
+            await anyio.sleep(0.1)  # the read is waiting now
+            await t.aclose()
+    assert got == [None]
+    assert t.returncode == -signal.SIGKILL
+
+
 async def test_kill_stops_the_child_at_once() -> None:
     t = SubprocessTransport(argv("ignoreterm", "pid", "sleep:60"), shutdown_grace=5)
     await t.start()
