@@ -44,6 +44,7 @@ import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from ._client import ClaudeSDKClient as _AsyncClient
+from ._client import ExitInfo
 from ._exceptions import SessionStateError
 from ._messages import Message
 from ._options import ClaudeAgentOptions, PermissionMode
@@ -265,6 +266,16 @@ class ClaudeSDKClient:
         """Process id of the running binary (``None`` when not connected)."""
         return self._client.pid
 
+    @property
+    def is_alive(self) -> bool:
+        """True while connected and the binary is running (see the async client)."""
+        return self._client.is_alive
+
+    @property
+    def exit_info(self) -> ExitInfo | None:
+        """How the binary ended; ``None`` while it is alive or before ``connect()``."""
+        return self._client.exit_info
+
     def _call(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         if self._loop is None:
             raise SessionStateError(
@@ -308,6 +319,11 @@ class ClaudeSDKClient:
             loop.run(self._client.disconnect)
         finally:
             loop.close()
+
+    def reconnect(self) -> None:
+        """Start a new binary that resumes the last session (see the async
+        client's ``reconnect()``); after the old one died, or to restart it."""
+        self._call(self._client.reconnect)
 
     def __enter__(self) -> ClaudeSDKClient:  # noqa: PYI034 - typing.Self needs 3.11
         self.connect()

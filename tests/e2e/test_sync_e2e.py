@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -75,6 +77,27 @@ def test_client_over_two_turns(scripted_model: ScriptedModel, make_options: Opti
     assert _texts(first) == ["first"] and _texts(second) == ["second"]
     assert isinstance(second[-1], ResultMessage)
     assert client.pid is None
+    assert processes_where(cwd=workdir) == []
+
+
+def test_client_that_lost_its_binary_reconnects(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    scripted_model.add(Reply.text("noted: KIWI"), Reply.text("you said KIWI"))
+    with sync.ClaudeSDKClient(make_options()) as client:
+        client.query("remember KIWI")
+        assert isinstance(list(client.receive_response())[-1], ResultMessage)
+        assert client.is_alive and client.exit_info is None and client.pid is not None
+        os.kill(client.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while client.is_alive and time.monotonic() < deadline:
+            time.sleep(0.02)
+        info = client.exit_info
+        assert info is not None and info.signal == "SIGKILL"
+        client.reconnect()
+        client.query("what did I say?")
+        assert _texts(list(client.receive_response())) == ["you said KIWI"]
+        assert "remember KIWI" in json.dumps(scripted_model.main_requests[-1].body)
     assert processes_where(cwd=workdir) == []
 
 
