@@ -38,6 +38,7 @@ __all__ = [
     "ModelUsage",
     "RateLimitStatus",
     "RateLimitType",
+    "ResultOutcome",
     "ServerToolName",
     "SessionCronSummary",
     "SystemInitData",
@@ -95,6 +96,25 @@ TaskNotificationOriginSubkind = Literal["scheduled-trigger", "peer-send-message"
 
 TaskNotificationStatus = Literal["completed", "failed", "stopped"]
 """How a task ended, as ``system/task_notification`` reports it."""
+
+ResultOutcome = Literal[
+    "completed", "max_turns", "budget", "interrupted", "deferred", "api_error", "output_invalid", "error"
+]
+"""How a turn ended, in one word (``ResultMessage.outcome``), worked out
+from fields the binary spreads over ``subtype``, ``is_error`` and
+``terminal_reason``:
+
+* ``completed``: the model finished its answer;
+* ``max_turns`` / ``budget``: ``max_turns`` / ``max_budget_usd`` stopped it;
+* ``interrupted``: ``interrupt()`` stopped it while the model wrote or a
+  tool ran;
+* ``deferred``: a PreToolUse hook deferred a tool call
+  (``deferred_tool_use`` holds it);
+* ``api_error``: the API kept failing (``api_error_status`` says how);
+* ``output_invalid``: structured output still failed its schema after the
+  binary's retries;
+* ``error``: anything else that ended the turn with ``is_error``.
+"""
 
 TaskUpdatedStatus = Literal["pending", "running", "paused", "completed", "failed", "killed"]
 """A task's state in a ``system/task_updated`` patch.

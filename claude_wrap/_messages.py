@@ -19,6 +19,7 @@ from typing import Any, Literal, Union
 import msgspec
 
 from ._message_shapes import (
+    ResultOutcome,
     _AssistantError,
     _FastModeDisabledReason,
     _FastModeState,
@@ -449,6 +450,28 @@ class ResultMessage(msgspec.Struct, frozen=True, tag_field="type", tag="result")
     user_message_uuids: list[str] | None = None
     """The ``uuid`` of each user message this turn took in, in order (at most
     64). May be empty after an interrupt."""
+
+    @property
+    def outcome(self) -> ResultOutcome:
+        """How the turn ended, in one word (see ``ResultOutcome``); one test
+        instead of reading ``subtype``, ``is_error`` and ``terminal_reason``
+        together (an API failure, for one, says ``subtype="success"``)."""
+        reason = self.terminal_reason
+        if self.deferred_tool_use is not None or reason == "tool_deferred":
+            return "deferred"
+        if self.subtype == "error_max_turns" or reason == "max_turns":
+            return "max_turns"
+        if self.subtype == "error_max_budget_usd":
+            return "budget"
+        if reason in ("aborted_streaming", "aborted_tools"):
+            return "interrupted"
+        if self.subtype == "error_max_structured_output_retries" or reason == "structured_output_retry_exhausted":
+            return "output_invalid"
+        if not self.is_error:
+            return "completed"
+        if reason == "api_error" or self.api_error_status is not None:
+            return "api_error"
+        return "error"
 
 
 class TextDelta(msgspec.Struct, frozen=True):

@@ -43,6 +43,7 @@ __all__ = [
     "ElicitationHookSpecificOutput",
     "ElicitationResultHookInput",
     "ElicitationResultHookSpecificOutput",
+    "ExitInfo",
     "FastModeDisabledReason",
     "FastModeState",
     "FileChangedHookInput",
@@ -119,6 +120,7 @@ __all__ = [
     "RedactedThinkingBlock",
     "ReloadPluginsResponse",
     "ResultMessage",
+    "ResultOutcome",
     "RewindFilesResult",
     "SDKControlInitializeRequest",
     "SDKControlInterruptRequest",
@@ -231,6 +233,9 @@ if TYPE_CHECKING:
     # BEGIN generated: imports
     from ._agents import (
         AgentDefinition as AgentDefinition,
+    )
+    from ._client import (
+        ExitInfo as ExitInfo,
     )
     from ._control_plane import (
         CanUseToolShadowedWarning as CanUseToolShadowedWarning,
@@ -357,6 +362,7 @@ if TYPE_CHECKING:
         ModelUsage as ModelUsage,
         RateLimitStatus as RateLimitStatus,
         RateLimitType as RateLimitType,
+        ResultOutcome as ResultOutcome,
         ServerToolName as ServerToolName,
         SessionCronSummary as SessionCronSummary,
         SystemInitData as SystemInitData,

@@ -340,6 +340,7 @@ async def test_interrupt_during_long_running_tool(
     result = messages[-1]
     assert isinstance(result, ResultMessage)
     assert result.terminal_reason and result.terminal_reason.startswith("aborted")
+    assert result.outcome == "interrupted"
     assert processes_where(cmdline_contains=marker) == []
 
 

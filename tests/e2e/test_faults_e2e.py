@@ -63,6 +63,7 @@ async def test_api_errors_end_with_a_typed_outcome(
             async for message in query(prompt="hi", options=make_options()):
                 seen.append(message)
     assert isinstance(seen[-1], ResultMessage) and seen[-1].is_error
+    assert seen[-1].outcome == "api_error"  # its subtype says "success"
     assert info.value.api_error_status == status
     assert str(status) in str(info.value)
 

@@ -238,6 +238,7 @@ async def test_pre_tool_use_defer_ends_the_turn_with_deferred_tool_use(
     assert isinstance(result, ResultMessage)
     assert result.deferred_tool_use == DeferredToolUse(id=call.id, name="Bash", input=command)
     assert (result.stop_reason, result.terminal_reason, result.is_error) == ("tool_deferred", "tool_deferred", False)
+    assert result.outcome == "deferred"
     assert not (workdir / "deferred.txt").exists()
     assert len(scripted_model.main_requests) == 1  # the model was not asked again
 

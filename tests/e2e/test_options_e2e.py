@@ -65,6 +65,7 @@ async def test_max_budget_usd(scripted_model: ScriptedModel, make_options: Optio
     with pytest.raises(ResultError) as info:
         await run("spend", make_options(max_budget_usd=0.01, allowed_tools=["Bash"]))
     assert info.value.subtype == "error_max_budget_usd"
+    assert info.value.result_message is not None and info.value.result_message.outcome == "budget"
 
 
 async def test_tools_and_disallowed_tools_shape_the_tool_list(

@@ -49,6 +49,7 @@ async def test_text_reply(scripted_model: ScriptedModel, make_options: Options) 
     result = messages[-1]
     assert isinstance(result, ResultMessage)
     assert (result.subtype, result.is_error, result.result) == ("success", False, "Hello from the scripted model.")
+    assert result.outcome == "completed"
     assert result.session_id == messages[0].session_id
     assert scripted_model.main_requests[0].last_user_text == "Say hello"
 
@@ -111,6 +112,7 @@ async def test_max_turns_gives_error_result_then_result_error(
 
     assert isinstance(seen[-1], ResultMessage)
     assert seen[-1].subtype == "error_max_turns" and seen[-1].is_error
+    assert seen[-1].outcome == "max_turns"
     assert info.value.subtype == "error_max_turns"
     assert info.value.result_message is seen[-1]
     assert "maximum number of turns" in str(info.value)
@@ -150,6 +152,17 @@ async def test_structured_output(scripted_model: ScriptedModel, make_options: Op
     result = messages[-1]
     assert isinstance(result, ResultMessage)
     assert result.structured_output == {"answer": 42}
+    assert result.outcome == "completed"
+
+
+async def test_structured_output_that_never_fits_the_schema(scripted_model: ScriptedModel, make_options: Options) -> None:
+    schema = {"type": "object", "properties": {"answer": {"type": "integer"}}, "required": ["answer"]}
+    scripted_model.add(Reply.tool_use("StructuredOutput", {"answer": "forty-two"}).sticky())
+    with pytest.raises(ResultError) as info:
+        await run("answer", make_options(output_format={"type": "json_schema", "schema": schema}))
+    result = info.value.result_message
+    assert result is not None and result.is_error and result.structured_output is None
+    assert result.outcome == "output_invalid", (result.subtype, result.terminal_reason)
 
 
 async def test_crashing_binary_reports_exit_code_and_stderr(make_options: Options) -> None:

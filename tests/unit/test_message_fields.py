@@ -445,3 +445,23 @@ def test_shapes_module_stays_light() -> None:
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("fields", "outcome"),
+    [
+        ({"subtype": "success"}, "completed"),
+        ({"subtype": "success", "is_error": True, "api_error_status": 529, "terminal_reason": "api_error"}, "api_error"),
+        ({"subtype": "error_max_turns", "is_error": True, "terminal_reason": "max_turns"}, "max_turns"),
+        ({"subtype": "error_max_budget_usd", "is_error": True}, "budget"),
+        ({"subtype": "error_during_execution", "is_error": True, "terminal_reason": "aborted_tools"}, "interrupted"),
+        ({"subtype": "success", "terminal_reason": "tool_deferred"}, "deferred"),
+        ({"subtype": "error_max_structured_output_retries", "is_error": True}, "output_invalid"),
+        ({"subtype": "error_during_execution", "is_error": True, "terminal_reason": "model_error"}, "error"),
+        ({"subtype": "error_during_execution", "is_error": True}, "error"),
+    ],
+)
+def test_result_outcome(fields: dict[str, Any], outcome: str) -> None:
+    line = json.dumps({"type": "result", **fields}).encode()
+    message = decode_frame(line)
+    assert isinstance(message, ResultMessage) and message.outcome == outcome
