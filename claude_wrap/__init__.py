@@ -197,6 +197,13 @@ _EXPORTS: dict[str, str] = {
     "PermissionResultDeny": "_permission_types",
     "PermissionBehavior": "_permission_types",
     "PermissionUpdateDestination": "_permission_types",
+    "ASK_USER_QUESTION": "_permission_types",
+    "OnUserQuestion": "_permission_types",
+    "UserAnswers": "_permission_types",
+    "UserQuestion": "_permission_types",
+    "UserQuestionOption": "_permission_types",
+    "answer_user_questions": "_permission_types",
+    "user_questions": "_permission_types",
     "PermissionRuleValue": "_permission_types",
     "PermissionUpdate": "_permission_types",
     "ToolPermissionContext": "_permission_types",
@@ -301,6 +308,7 @@ _EXPORTS: dict[str, str] = {
 
 # BEGIN generated: all
 __all__ = [
+    "ASK_USER_QUESTION",
     "AgentDefinition",
     "ApiRetryMessage",
     "AssistantMessage",
@@ -386,6 +394,7 @@ __all__ = [
     "ModelUsage",
     "NotificationHookInput",
     "NotificationHookSpecificOutput",
+    "OnUserQuestion",
     "PermissionBehavior",
     "PermissionDeniedHookInput",
     "PermissionDeniedHookSpecificOutput",
@@ -530,15 +539,19 @@ __all__ = [
     "UnknownDelta",
     "UnknownMessage",
     "UsageResponse",
+    "UserAnswers",
     "UserMessage",
     "UserPromptExpansionHookInput",
     "UserPromptExpansionHookSpecificOutput",
     "UserPromptSubmitHookInput",
     "UserPromptSubmitHookSpecificOutput",
+    "UserQuestion",
+    "UserQuestionOption",
     "WorktreeCreateHookInput",
     "WorktreeCreateHookSpecificOutput",
     "WorktreeRemoveHookInput",
     "__version__",
+    "answer_user_questions",
     "binary_info",
     "create_sdk_mcp_server",
     "decode_line",
@@ -568,6 +581,7 @@ __all__ = [
     "tag_session",
     "tag_session_via_store",
     "tool",
+    "user_questions",
 ]
 # END generated
 
@@ -822,7 +836,9 @@ if TYPE_CHECKING:
         SettingSource as SettingSource,
     )
     from ._permission_types import (
+        ASK_USER_QUESTION as ASK_USER_QUESTION,
         CanUseTool as CanUseTool,
+        OnUserQuestion as OnUserQuestion,
         PermissionBehavior as PermissionBehavior,
         PermissionResult as PermissionResult,
         PermissionResultAllow as PermissionResultAllow,
@@ -831,6 +847,11 @@ if TYPE_CHECKING:
         PermissionUpdate as PermissionUpdate,
         PermissionUpdateDestination as PermissionUpdateDestination,
         ToolPermissionContext as ToolPermissionContext,
+        UserAnswers as UserAnswers,
+        UserQuestion as UserQuestion,
+        UserQuestionOption as UserQuestionOption,
+        answer_user_questions as answer_user_questions,
+        user_questions as user_questions,
     )
     from ._pool import (
         ClaudePool as ClaudePool,

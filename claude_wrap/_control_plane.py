@@ -10,6 +10,8 @@ What a raising (or timed-out) callback means, by design:
   **closed**: the tool is denied and the exception text is the reason the
   model sees. ``ClaudeAgentOptions(hooks_fail_open=True)`` or
   ``HookMatcher(on_failure="continue")`` make such hooks fail open instead.
+* ``on_user_question`` fails closed the same way: the model gets an error
+  tool result naming the failure, and the turn goes on.
 * Hooks on every other event fail **open**: the binary gets an error reply,
   which it treats as "no opinion", and the run goes on. A matcher with
   ``on_failure="block"`` turns that into a block (``decision: block``).
@@ -30,7 +32,14 @@ import anyio
 from ._agents import agents_to_wire
 from ._hook_types import HOOK_EVENTS, HookMatcher, hook_output_to_wire
 from ._options import ClaudeAgentOptions
-from ._permission_types import ToolPermissionContext, permission_result_to_wire
+from ._permission_types import (
+    ASK_USER_QUESTION,
+    PermissionResultAllow,
+    ToolPermissionContext,
+    answer_user_questions,
+    permission_result_to_wire,
+    user_questions,
+)
 from ._protocol import ControlHandler
 
 __all__ = ["CanUseToolShadowedWarning", "ControlPlane", "control_plane", "initialize_request"]
@@ -129,20 +138,52 @@ def _hook_handler(
     return handle
 
 
-def _permission_handler(callback: Any, *, timeout: float | None) -> ControlHandler:
+def _permission_handler(callback: Any, on_question: Any, *, timeout: float | None) -> ControlHandler:
+    """``can_use_tool`` requests: ``AskUserQuestion`` to ``on_question`` when
+    set, every other tool to ``callback``."""
+
     async def handle(request: dict[str, Any]) -> dict[str, Any]:
         tool_name = str(request.get("tool_name", ""))
         tool_input = request.get("input") or {}
         context = ToolPermissionContext.from_request(request)
+        if on_question is not None and tool_name == ASK_USER_QUESTION:
+            return await _answer_questions(on_question, tool_input, context, timeout=timeout)
+        if callback is None:
+            # Only on_user_question asked for host prompts; every other tool is
+            # refused, as when nobody can be prompted at all.
+            reason = context.decision_reason or f"{tool_name} needs approval, and no can_use_tool callback is set"
+            return {"behavior": "deny", "message": reason}
         try:
             result = await _call(callback, tool_name, tool_input, context, timeout=timeout)
-            return permission_result_to_wire(result, tool_input)
+            wire = permission_result_to_wire(result, tool_input)
         except Exception as exc:
             reason = _failure_text(f"can_use_tool for {tool_name}", exc)
             log.warning("claude_wrap: %s", reason, exc_info=exc)
             return {"behavior": "deny", "message": reason}
+        unanswered = isinstance(result, PermissionResultAllow) and not wire["updatedInput"].get("answers")
+        if tool_name == ASK_USER_QUESTION and unanswered:
+            log.warning(
+                "claude_wrap: can_use_tool allowed AskUserQuestion without answers; the model is told "
+                "the user did not answer (use on_user_question, or answer_user_questions())"
+            )
+        return wire
 
     return handle
+
+
+async def _answer_questions(
+    callback: Any, tool_input: dict[str, Any], context: ToolPermissionContext, *, timeout: float | None
+) -> dict[str, Any]:
+    """Ask ``on_user_question`` and carry its answers to the model. Any failure
+    is a denial whose message the model reads, so the turn goes on."""
+    try:
+        questions = user_questions(tool_input)
+        answers = await _call(callback, questions, context, timeout=timeout)
+        return permission_result_to_wire(answer_user_questions(tool_input, answers), tool_input)
+    except Exception as exc:
+        reason = _failure_text("on_user_question", exc)
+        log.warning("claude_wrap: %s", reason, exc_info=exc)
+        return {"behavior": "deny", "message": f"The user could not be asked: {reason}"}
 
 
 def _dialog_handler(
@@ -243,6 +284,9 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         plane.initialize["supportedDialogKinds"] = list(options.supported_dialog_kinds)
     if options.can_use_tool is not None:
         _warn_if_shadowed(options)
-        plane.handlers["can_use_tool"] = _permission_handler(options.can_use_tool, timeout=options.callback_timeout)
+    if options.can_use_tool is not None or options.on_user_question is not None:
+        plane.handlers["can_use_tool"] = _permission_handler(
+            options.can_use_tool, options.on_user_question, timeout=options.callback_timeout
+        )
     return plane
 

@@ -88,6 +88,13 @@ class ClaudeAgentOptions:
     """An MCP tool that answers permission prompts (exclusive with ``can_use_tool``)."""
     can_use_tool: CanUseTool | None = None
     """Async callback deciding permission prompts (see the control-plane docs)."""
+    on_user_question: Callable[..., Awaitable[Any]] | None = None
+    """Answers the model's ``AskUserQuestion`` tool: called with the typed
+    questions (``list[UserQuestion]``) and a ``ToolPermissionContext``,
+    returns ``{question text: label, labels or free text}``. Turns on the
+    tool (and host permission prompts, like ``can_use_tool``); any
+    ``can_use_tool`` still decides every other tool. A raising callback
+    becomes an error result for the model."""
     hooks: dict[str, list[Any]] | None = None
     """Python hook callbacks by event name: ``{"PreToolUse": [HookMatcher(...)]}``."""
     on_elicitation: Callable[..., Awaitable[Any]] | None = None
@@ -332,6 +339,11 @@ class ClaudeAgentOptions:
         if self.can_use_tool is not None and self.permission_prompt_tool_name is not None:
             raise ValueError(
                 "can_use_tool and permission_prompt_tool_name both answer permission prompts; set only one"
+            )
+        if self.on_user_question is not None and self.permission_prompt_tool_name is not None:
+            raise ValueError(
+                "on_user_question needs permission prompts on stdio, but permission_prompt_tool_name "
+                "sends them (AskUserQuestion included) to an MCP tool; set only one"
             )
         if self.output_format is not None and self.output_type is not None:
             raise ValueError("output_format and output_type both set the output schema; set only one")

@@ -10,12 +10,14 @@ answer. Names and fields match the official ``claude-agent-sdk`` package.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 __all__ = [
+    "ASK_USER_QUESTION",
     "CanUseTool",
+    "OnUserQuestion",
     "PermissionBehavior",
     "PermissionResult",
     "PermissionResultAllow",
@@ -24,7 +26,12 @@ __all__ = [
     "PermissionUpdate",
     "PermissionUpdateDestination",
     "ToolPermissionContext",
+    "UserAnswers",
+    "UserQuestion",
+    "UserQuestionOption",
+    "answer_user_questions",
     "permission_result_to_wire",
+    "user_questions",
 ]
 
 PermissionBehavior = Literal["allow", "deny", "ask"]
@@ -320,3 +327,130 @@ def _update_to_wire(update: object) -> dict[str, Any]:
         "PermissionResultAllow.updated_permissions must hold PermissionUpdate objects, "
         f"got {type(update).__name__}"
     )
+
+
+# -- AskUserQuestion -----------------------------------------------------------
+#
+# Measured against the 2.1.328 binary: the model's multiple-choice tool exists
+# only when permission prompts go to the host (``--permission-prompt-tool
+# stdio``), and every call arrives as a ``can_use_tool`` request for
+# ``AskUserQuestion`` (``requires_user_interaction: true``), whatever
+# ``allowed_tools`` or the permission mode say. The answers travel back inside
+# ``updatedInput["answers"]`` of an allow; a plain allow reaches the model as
+# "The user did not answer the questions."
+
+ASK_USER_QUESTION = "AskUserQuestion"
+"""The name of the model's tool for asking the user multiple-choice questions."""
+
+
+@dataclass(frozen=True)
+class UserQuestionOption:
+    """One choice offered by a question."""
+
+    label: str
+    """The text to show, and the value to answer with."""
+    description: str = ""
+    """What picking it means, in a sentence (may be empty)."""
+    preview: str | None = None
+    """Markdown the model attached for side-by-side comparison, if any."""
+
+
+@dataclass(frozen=True)
+class UserQuestion:
+    """One question the model asks the user through ``AskUserQuestion``."""
+
+    question: str
+    """The full question; answers are keyed by this text."""
+    header: str = ""
+    """A very short label for the question (a chip or tab title)."""
+    options: tuple[UserQuestionOption, ...] = ()
+    """The choices; the user may also answer in free text instead."""
+    multi_select: bool = False
+    """Whether several options may be chosen together."""
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The question exactly as the model sent it, for fields not modelled here."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> UserQuestion:
+        """Parse one entry of the tool input's ``questions`` list.
+
+        Raises:
+            TypeError: ``data`` is not a mapping, or it has no question text.
+        """
+        if not isinstance(data, Mapping) or not isinstance(data.get("question"), str):
+            raise TypeError(f"an AskUserQuestion question must be a dict with a 'question' string, got {data!r:.200}")
+        raw_options = data.get("options")
+        options = tuple(
+            UserQuestionOption(
+                label=str(option.get("label", "")),
+                description=str(option.get("description") or ""),
+                preview=option.get("preview") if isinstance(option.get("preview"), str) else None,
+            )
+            for option in (raw_options if isinstance(raw_options, list) else [])
+            if isinstance(option, Mapping)
+        )
+        return cls(
+            question=data["question"],
+            header=str(data.get("header") or ""),
+            options=options,
+            multi_select=data.get("multiSelect") is True,
+            raw=dict(data),
+        )
+
+
+UserAnswers = Mapping[str, str | Sequence[str]]
+"""Answers keyed by question text: an option label, several labels for a
+multi-select question, or free text. A question left out counts as skipped."""
+
+OnUserQuestion = Callable[[list[UserQuestion], ToolPermissionContext], Awaitable[UserAnswers]]
+"""``async (questions, context) -> answers``: answers the model's ``AskUserQuestion`` calls."""
+
+
+def user_questions(tool_input: Mapping[str, Any]) -> list[UserQuestion]:
+    """The typed questions of an ``AskUserQuestion`` tool input.
+
+    Raises:
+        TypeError: the input has no ``questions`` list, or an entry is malformed.
+    """
+    raw = tool_input.get("questions") if isinstance(tool_input, Mapping) else None
+    if not isinstance(raw, list):
+        raise TypeError(f"AskUserQuestion input has no 'questions' list: {tool_input!r:.200}")
+    return [UserQuestion.from_dict(entry) for entry in raw]
+
+
+def answer_user_questions(tool_input: Mapping[str, Any], answers: object) -> PermissionResultAllow:
+    """The ``can_use_tool`` answer that hands ``answers`` to the model.
+
+    For a ``can_use_tool`` callback that handles ``AskUserQuestion`` itself:
+    ``return answer_user_questions(tool_input, {"Which color?": "Blue"})``.
+    Several labels are joined with ``", "``, the form the binary's own
+    interface sends. Empty answers are left out, so the question reads as
+    unanswered.
+
+    Raises:
+        TypeError: ``answers`` is not a mapping of question text to a string
+            or a list of strings.
+        ValueError: a key is not one of the questions asked, or a question
+            that is not multi-select got several answers. The binary would
+            otherwise tell the model, silently, that nothing was answered.
+    """
+    if not isinstance(answers, Mapping):
+        raise TypeError(f"answers must be a mapping of question text to answer, got {type(answers).__name__}")
+    questions = {q.question: q for q in user_questions(tool_input)}
+    wire: dict[str, str] = {}
+    for key, value in answers.items():
+        question = questions.get(key) if isinstance(key, str) else None
+        if question is None:
+            raise ValueError(f"answer for {key!r}, which was not asked; the questions are {list(questions)!r}")
+        if isinstance(value, str):
+            chosen = [value]
+        elif isinstance(value, Sequence) and all(isinstance(item, str) for item in value):
+            chosen = list(value)
+        else:
+            raise TypeError(f"the answer to {key!r} must be a string or a list of strings, got {value!r:.200}")
+        chosen = [item for item in chosen if item]
+        if len(chosen) > 1 and not question.multi_select:
+            raise ValueError(f"{key!r} is not multi-select but got {len(chosen)} answers: {chosen!r}")
+        if chosen:
+            wire[key] = ", ".join(chosen)
+    return PermissionResultAllow(updated_input={**tool_input, "answers": wire})

@@ -87,6 +87,7 @@ __all__ = [
     "ModelUsage",
     "NotificationHookInput",
     "NotificationHookSpecificOutput",
+    "OnUserQuestion",
     "PermissionBehavior",
     "PermissionDeniedHookInput",
     "PermissionDeniedHookSpecificOutput",
@@ -215,11 +216,14 @@ __all__ = [
     "UnknownDelta",
     "UnknownMessage",
     "UsageResponse",
+    "UserAnswers",
     "UserMessage",
     "UserPromptExpansionHookInput",
     "UserPromptExpansionHookSpecificOutput",
     "UserPromptSubmitHookInput",
     "UserPromptSubmitHookSpecificOutput",
+    "UserQuestion",
+    "UserQuestionOption",
     "WorktreeCreateHookInput",
     "WorktreeCreateHookSpecificOutput",
     "WorktreeRemoveHookInput",
@@ -441,6 +445,7 @@ if TYPE_CHECKING:
     )
     from ._permission_types import (
         CanUseTool as CanUseTool,
+        OnUserQuestion as OnUserQuestion,
         PermissionBehavior as PermissionBehavior,
         PermissionResult as PermissionResult,
         PermissionResultAllow as PermissionResultAllow,
@@ -449,6 +454,9 @@ if TYPE_CHECKING:
         PermissionUpdate as PermissionUpdate,
         PermissionUpdateDestination as PermissionUpdateDestination,
         ToolPermissionContext as ToolPermissionContext,
+        UserAnswers as UserAnswers,
+        UserQuestion as UserQuestion,
+        UserQuestionOption as UserQuestionOption,
     )
     from ._session_store import (
         SessionKey as SessionKey,
