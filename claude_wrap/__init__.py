@@ -13,7 +13,8 @@ on first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+# Not typing.TYPE_CHECKING: importing typing would be most of this import's cost.
+TYPE_CHECKING = False
 
 from ._lazy import lazy_exports
 

@@ -7,9 +7,12 @@ that needs them is first touched.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from importlib import import_module
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: importing typing would be most of ``import claude_wrap``
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 __all__ = ["lazy_exports"]
 

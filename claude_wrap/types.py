@@ -8,7 +8,8 @@ one word too. Like the package, it loads each name on first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+# Not typing.TYPE_CHECKING: importing typing would be most of this import's cost.
+TYPE_CHECKING = False
 
 from . import _EXPORTS as _PACKAGE_EXPORTS
 from ._lazy import lazy_exports

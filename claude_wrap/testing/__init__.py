@@ -13,7 +13,8 @@ on first use. To export a new name, add it to ``_EXPORTS`` and to the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+# Not typing.TYPE_CHECKING: importing typing would be most of this import's cost.
+TYPE_CHECKING = False
 
 from claude_wrap._lazy import lazy_exports
 
