@@ -14,6 +14,7 @@ are decoded as plain ``str`` / ``dict``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal, Union
 
 import msgspec
@@ -525,6 +526,16 @@ Delta = Union[TextDelta, ThinkingDelta, SignatureDelta, ToolInputDelta, Citation
 """What ``StreamEvent.delta`` gives for a ``content_block_delta`` event."""
 
 
+# Delta type on the wire -> (our type, the field holding its payload, that payload's type).
+_DELTAS: dict[str, tuple[Callable[[int, Any], Delta], str, type]] = {
+    "text_delta": (TextDelta, "text", str),
+    "input_json_delta": (ToolInputDelta, "partial_json", str),
+    "thinking_delta": (ThinkingDelta, "thinking", str),
+    "signature_delta": (SignatureDelta, "signature", str),
+    "citations_delta": (CitationsDelta, "citation", dict),
+}
+
+
 def _delta_of(event: dict[str, Any]) -> Delta | None:
     if event.get("type") != "content_block_delta":
         return None
@@ -536,26 +547,12 @@ def _delta_of(event: dict[str, Any]) -> Delta | None:
         return None
     kind = raw.get("type")
     # Built straight from the already decoded dict: no encode/convert pass.
-    if kind == "text_delta":
-        text = raw.get("text")
-        if isinstance(text, str):
-            return TextDelta(index, text)
-    elif kind == "input_json_delta":
-        partial = raw.get("partial_json")
-        if isinstance(partial, str):
-            return ToolInputDelta(index, partial)
-    elif kind == "thinking_delta":
-        thinking = raw.get("thinking")
-        if isinstance(thinking, str):
-            return ThinkingDelta(index, thinking)
-    elif kind == "signature_delta":
-        signature = raw.get("signature")
-        if isinstance(signature, str):
-            return SignatureDelta(index, signature)
-    elif kind == "citations_delta":
-        citation = raw.get("citation")
-        if isinstance(citation, dict):
-            return CitationsDelta(index, citation)
+    known = _DELTAS.get(kind) if isinstance(kind, str) else None
+    if known is not None:
+        cls, field, want = known
+        value = raw.get(field)
+        if isinstance(value, want):
+            return cls(index, value)
     return UnknownDelta(index, kind if isinstance(kind, str) else "", raw)
 
 

@@ -102,7 +102,8 @@ class _Stream:
         self.blocks: dict[int, _Block] = {}
 
 
-_BLOCK_KINDS = {TextDelta: _TEXT, ThinkingDelta: _THINKING, ToolInputDelta: _TOOL}
+# Text and thinking are handed out alike; only the item type differs.
+_CHUNKS: dict[str, type[TextChunk] | type[ThinkingChunk]] = {_TEXT: TextChunk, _THINKING: ThinkingChunk}
 
 
 class StreamAccumulator:
@@ -158,30 +159,30 @@ class StreamAccumulator:
             stream = self._streams.get(scope)
             if stream is None:  # deltas without a message_start: id unknown
                 stream = self._streams[scope] = _Stream(None)
-            block = stream.blocks.get(delta.index)
             if isinstance(delta, TextDelta):
-                if block is None:
-                    block = stream.blocks[delta.index] = _Block(_TEXT)
-                text = self._fresh(block, delta.text)
-                return [TextChunk(text, False, delta.index, stream.message_id, scope)] if text else []
-            if isinstance(delta, ThinkingDelta):
-                if block is None:
-                    block = stream.blocks[delta.index] = _Block(_THINKING)
-                text = self._fresh(block, delta.thinking)
-                return [ThinkingChunk(text, False, delta.index, stream.message_id, scope)] if text else []
-            if isinstance(delta, ToolInputDelta):
-                if block is None:
-                    block = stream.blocks[delta.index] = _Block(_TOOL)
-                block.pieces.append(delta.partial_json)
-                block.length += len(delta.partial_json)
-            return []
+                kind, piece = _TEXT, delta.text
+            elif isinstance(delta, ThinkingDelta):
+                kind, piece = _THINKING, delta.thinking
+            elif isinstance(delta, ToolInputDelta):
+                kind, piece = _TOOL, delta.partial_json
+            else:
+                return []  # signatures, citations: nothing to show
+            block = stream.blocks.get(delta.index)
+            if block is None:
+                block = stream.blocks[delta.index] = _Block(kind)
+            if kind == _TOOL:
+                block.pieces.append(piece)  # shown once whole, at the block's stop
+                block.length += len(piece)
+                return []
+            text = self._fresh(block, piece)
+            return [_CHUNKS[kind](text, False, delta.index, stream.message_id, scope)] if text else []
         event = message.event
-        kind = event.get("type")
-        if kind == "message_start":
+        event_type = event.get("type")
+        if event_type == "message_start":
             self._streams[scope] = _Stream(message.message_id)
-        elif kind == "content_block_start":
+        elif event_type == "content_block_start":
             self._block_start(scope, event)
-        elif kind == "content_block_stop":
+        elif event_type == "content_block_stop":
             return self._block_stop(scope, event)
         return []
 
@@ -240,24 +241,17 @@ class StreamAccumulator:
             stream = None  # a message that was not streamed
         out: list[Shown] = []
         for item in message.content:
-            if isinstance(item, TextBlock):
-                block = self._match(stream, _TEXT, item.text)
+            if isinstance(item, (TextBlock, ThinkingBlock)):
+                kind, text = (_TEXT, item.text) if isinstance(item, TextBlock) else (_THINKING, item.thinking)
+                chunk = _CHUNKS[kind]
+                block = self._match(stream, kind, text)
                 if block is None:
-                    if item.text:
-                        out.append(TextChunk(item.text, True, None, mid, scope))
+                    if text:
+                        out.append(chunk(text, True, None, mid, scope))
                 else:
-                    rest = self._rest(block, item.text)
+                    rest = self._rest(block, text)
                     if rest:
-                        out.append(TextChunk(rest, False, self._index(stream, block), mid, scope))
-            elif isinstance(item, ThinkingBlock):
-                block = self._match(stream, _THINKING, item.thinking)
-                if block is None:
-                    if item.thinking:
-                        out.append(ThinkingChunk(item.thinking, True, None, mid, scope))
-                else:
-                    rest = self._rest(block, item.thinking)
-                    if rest:
-                        out.append(ThinkingChunk(rest, False, self._index(stream, block), mid, scope))
+                        out.append(chunk(rest, False, self._index(stream, block), mid, scope))
             elif isinstance(item, ToolUseBlock):
                 if stream is not None:
                     for block in stream.blocks.values():
