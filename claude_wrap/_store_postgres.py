@@ -35,7 +35,7 @@ from ._session_store import (
     key_parts,
     now_ms,
 )
-from ._store_summary import fold_session_summary, stored_line_size, with_size
+from ._store_summary import fold_stored
 
 if TYPE_CHECKING:
     import psycopg
@@ -185,13 +185,11 @@ class PostgresSessionStore(SessionStore):
             )
             if old:
                 texts_before = [r[0] for r in old]
-                prev = with_size(
-                    None, fold_session_summary(None, key, [json.loads(t) for t in texts_before]), map(stored_line_size, texts_before)
-                )
+                prev = fold_stored(None, key, texts_before)
                 # list_sessions takes the newest entry's mtime: stay at or past
                 # it even if that writer's clock ran ahead of ours.
                 prev["mtime"] = max(int(r[1]) for r in old)
-        summary = with_size(prev, fold_session_summary(prev, key, entries), map(stored_line_size, texts))
+        summary = fold_stored(prev, key, texts, entries)
         # Read under the row lock, so this session's mtimes follow commit order
         # and the summary's mtime is the max list_sessions reports.
         mtime = max(now_ms(), summary["mtime"])

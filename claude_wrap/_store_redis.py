@@ -37,7 +37,7 @@ from ._session_store import (
     key_parts,
     now_ms,
 )
-from ._store_summary import fold_session_summary, stored_line_size, with_size
+from ._store_summary import fold_stored
 
 __all__ = ["RedisSessionStore"]
 
@@ -148,9 +148,8 @@ class RedisSessionStore(SessionStore):
             # summaries existed; summarise them once.
             old = yield "lrange", (entries_key, 0, -1)
             if old:
-                texts = [_text(v) for v in old]
-                prev = with_size(None, fold_session_summary(None, key, [json.loads(t) for t in texts]), map(stored_line_size, texts))
-        summary = with_size(prev, fold_session_summary(prev, key, entries), map(stored_line_size, values))
+                prev = fold_stored(None, key, [_text(v) for v in old])
+        summary = fold_stored(prev, key, values, entries)
         mtime = max(now_ms(), summary["mtime"])  # the session's score never goes back
         stored_now = json.dumps({"mtime": mtime, "data": summary["data"]}, ensure_ascii=False, separators=(",", ":"))
         yield "multi", ()

@@ -30,7 +30,7 @@ from ._session_store import (
     key_parts,
     now_ms,
 )
-from ._store_summary import fold_session_summary, stored_line_size, with_size
+from ._store_summary import fold_stored
 
 __all__ = ["SQLiteSessionStore"]
 
@@ -220,8 +220,8 @@ def _fold(conn: sqlite3.Connection, key: SessionKey, entries: list[SessionStoreE
         )
         old = [r[0] for r in cur]
         if old:
-            prev = with_size(None, fold_session_summary(None, key, [json.loads(t) for t in old]), map(stored_line_size, old))
-    summary = with_size(prev, fold_session_summary(prev, key, entries), map(stored_line_size, texts))
+            prev = fold_stored(None, key, old)
+    summary = fold_stored(prev, key, texts, entries)
     mtime = max(now_ms(), summary["mtime"])  # never behind the mtime list_sessions reports
     conn.execute(
         "INSERT INTO session_summaries VALUES (?, ?, ?, ?) "

@@ -23,7 +23,7 @@ from typing import Any
 from ._session_store import SessionKey, SessionStoreEntry, SessionSummaryEntry
 from ._transcripts import SDKSessionInfo, _epoch_ms, _prompt_text
 
-__all__ = ["fold_session_summary", "jsonl_line_size", "stored_line_size", "summary_to_info", "with_size"]
+__all__ = ["fold_session_summary", "fold_stored", "jsonl_line_size", "stored_line_size", "summary_to_info", "with_size"]
 
 
 # Transcript field → summary key, for fields where the latest non-empty value
@@ -67,6 +67,20 @@ def with_size(prev: SessionSummaryEntry | None, summary: SessionSummaryEntry, li
     if prev is None or isinstance(prev["data"].get(_SIZE), int):
         summary["data"][_SIZE] = (prev["data"][_SIZE] if prev is not None else 0) + sum(line_sizes)
     return summary
+
+
+def fold_stored(
+    prev: SessionSummaryEntry | None,
+    key: SessionKey,
+    texts: list[str],
+    entries: list[SessionStoreEntry] | None = None,
+) -> SessionSummaryEntry:
+    """What a store's ``append`` folds: the entries it writes as the compact
+    JSON ``texts`` (parsed from them unless ``entries`` are given), their
+    size counted from those texts."""
+    if entries is None:
+        entries = [json.loads(t) for t in texts]
+    return with_size(prev, fold_session_summary(prev, key, entries), map(stored_line_size, texts))
 
 
 def fold_session_summary(
