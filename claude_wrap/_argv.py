@@ -251,8 +251,7 @@ def _tool_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
         b.flag("--disallowedTools", _csv(options.disallowed_tools))
     if options.tool_aliases:
         b.initialize["toolAliases"] = dict(options.tool_aliases)
-    if options.can_use_tool is not None or options.on_user_question is not None:
-        # Permission prompts come to us; only then does the binary offer AskUserQuestion.
+    if options._prompts_come_to_python:
         b.flag("--permission-prompt-tool", "stdio")
     elif options.permission_prompt_tool_name:
         b.flag("--permission-prompt-tool", options.permission_prompt_tool_name)

@@ -284,7 +284,7 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         plane.initialize["supportedDialogKinds"] = list(options.supported_dialog_kinds)
     if options.can_use_tool is not None:
         _warn_if_shadowed(options)
-    if options.can_use_tool is not None or options.on_user_question is not None:
+    if options._prompts_come_to_python:
         plane.handlers["can_use_tool"] = _permission_handler(
             options.can_use_tool, options.on_user_question, timeout=options.callback_timeout
         )

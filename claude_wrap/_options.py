@@ -385,6 +385,13 @@ class ClaudeAgentOptions:
             raise ValueError("append_system_prompt and system_prompt['append'] both set; use one")
         return self
 
+    @property
+    def _prompts_come_to_python(self) -> bool:
+        """Whether the binary sends its permission prompts here (``can_use_tool``
+        or ``on_user_question`` answers them), which also makes it offer the
+        model ``AskUserQuestion``."""
+        return self.can_use_tool is not None or self.on_user_question is not None
+
     def explain(self) -> Explanation:
         """Describe exactly how a run with these options will start: argv,
         environment changes and the ``initialize`` payload. Spawns nothing."""
