@@ -157,10 +157,15 @@ class ClaudeSDKClient:
             raise SessionStateError(
                 "reconnect() starts a new binary, which a client built on its own transport cannot do"
             )
+        async with self._restarting():
+            await self._restart()
+
+    def _restarting(self) -> anyio.Lock:
+        """One restart at a time (made on first use: a client may be built
+        outside any event loop)."""
         if self._restart_lock is None:
             self._restart_lock = anyio.Lock()
-        async with self._restart_lock:
-            await self._restart()
+        return self._restart_lock
 
     async def _restart(self) -> None:
         old, self._session = self._session, None
@@ -281,14 +286,14 @@ class ClaudeSDKClient:
                 await anyio.sleep(0.01)
         return not self._running(session)
 
-    async def _usable(self) -> Session:
+    def _usable(self) -> Session:
         session = self._live()
         if not self._running(session):
             raise self._dead_error(self._snapshot(session))
         return session
 
     async def _request(self, subtype: str, fields: dict[str, Any] | None = None) -> Any:
-        session = await self._usable()
+        session = self._usable()
         try:
             return await session.request(subtype, fields)
         except (TransportClosedError, ProcessError) as exc:
@@ -309,9 +314,7 @@ class ClaudeSDKClient:
 
     async def _respawn(self) -> None:
         self._auto_used += 1
-        if self._restart_lock is None:
-            self._restart_lock = anyio.Lock()
-        async with self._restart_lock:
+        async with self._restarting():
             # Another task may have reconnected while this one waited.
             if self._session is None or not self._running(self._session):
                 await self._restart()
@@ -332,7 +335,7 @@ class ClaudeSDKClient:
         """
         if self._may_respawn():
             await self._respawn()
-        session = await self._usable()
+        session = self._usable()
         if isinstance(prompt, str):
             frame = user_frame(prompt, session_id)
             if uuid is not None:
@@ -348,7 +351,7 @@ class ClaudeSDKClient:
             # The pipe was already broken, so the binary never saw this prompt:
             # sending it to the new one is not a repeat.
             await self._respawn()
-            await (await self._usable()).send_user(frame)
+            await self._usable().send_user(frame)
             return
         async for frame in prompt:
             frame.setdefault("parent_tool_use_id", None)
