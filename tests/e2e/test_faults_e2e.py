@@ -12,7 +12,7 @@ from typing import Any
 
 import anyio
 import pytest
-from _procs import processes_where
+from _procs import processes_where, wait_until
 from _e2e import Options, bash, run, tool_results
 
 from claude_wrap import (
@@ -104,11 +104,9 @@ async def test_stdout_line_limit_is_a_typed_error_and_kills_nothing_else(
     assert processes_where(cwd=workdir) == []
 
 
-async def _all_gone(pids: list[int]) -> None:
+def _all_gone(pids: list[int]) -> None:
     # Killed processes whose parent died are reaped by init, a moment later.
-    with anyio.fail_after(5):
-        while any(os.path.exists(f"/proc/{p}") for p in pids):
-            await anyio.sleep(0.05)
+    wait_until(lambda: not any(os.path.exists(f"/proc/{p}") for p in pids), limit=5, what=f"{pids} gone")
 
 
 async def _running_bash(client: Any, marker: str) -> list[int]:
@@ -147,7 +145,7 @@ async def test_tool_commands_do_not_outlive_a_killed_binary(
     finally:
         await client.disconnect()
     assert errors and "SIGKILL" in str(errors[0])
-    await _all_gone(pids)
+    _all_gone(pids)
 
 
 @pytest.mark.parametrize("hung", [False, True])
@@ -176,4 +174,4 @@ async def test_disconnect_from_another_task_ends_the_reader_quietly(
                 os.kill(client.pid, signal.SIGSTOP)
             await client.disconnect()
     assert seen and not client.is_alive
-    await _all_gone([*pids, *processes_where(cwd=workdir)])
+    _all_gone([*pids, *processes_where(cwd=workdir)])
