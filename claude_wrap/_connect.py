@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import msgspec
 
 from . import _argv
 from ._argv import build_launch
@@ -74,7 +73,8 @@ def _structured_output_filter(model: Any) -> Any:
             raise StructuredOutputError(
                 f"structured output does not fit {model.__name__}: {exc}", raw=raw, result_message=result
             ) from exc
-        return msgspec.structs.replace(result, structured_output=value)
+        result.structured_output = value
+        return result
 
     return apply
 
@@ -135,6 +135,7 @@ async def open_session(
     else:
         session = Session(transport, **session_args)
     session.shutdown_grace = options.shutdown_grace
+    session.keep_unrecognized = options.keep_unrecognized
     if options.verbatim_prompts:
         session.user_fields["client_composed"] = True
     if options.output_type is not None:

@@ -11,6 +11,7 @@ users of the official package already catch keep their meaning::
     │   └── ResultError                 a run ended with an error result (its details attached)
     ├── CLIJSONDecodeError              a stdout line that is not valid JSON / not a valid frame
     │   └── LineTooLongError            a stdout line larger than ``max_buffer_size``
+    ├── MessageParseError               a frame's data does not fit the type asked for
     ├── ControlError                    a control request we sent failed
     │   ├── ControlTimeoutError         ... got no answer in time (also a ``TimeoutError``)
     │   └── ControlRejectedError        ... was answered with an error
@@ -37,6 +38,7 @@ __all__ = [
     "ControlRejectedError",
     "ControlTimeoutError",
     "LineTooLongError",
+    "MessageParseError",
     "ProcessError",
     "ResultError",
     "SessionStateError",
@@ -141,6 +143,19 @@ class LineTooLongError(CLIJSONDecodeError):
             f"a stdout line exceeded max_buffer_size ({seen} bytes buffered, limit {limit}); "
             "raise ClaudeAgentOptions.max_buffer_size or leave it unset (no limit)"
         )
+
+
+class MessageParseError(ClaudeSDKError):
+    """A frame's data does not fit the type it was read as; ``data`` holds it.
+
+    Decoding the stream never raises it (a frame that does not fit arrives as
+    ``UnknownMessage`` with ``error`` set); the typed views of system messages
+    (``InitSystemMessage.of`` and the like) do.
+    """
+
+    def __init__(self, message: str, data: dict[str, Any] | None = None) -> None:
+        self.data = data
+        super().__init__(message)
 
 
 class ControlError(ClaudeSDKError):

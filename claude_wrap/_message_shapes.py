@@ -1,6 +1,6 @@
 """Names for the plain JSON data that rides inside messages.
 
-Messages themselves are msgspec Structs (``_messages``). Some of their
+Messages themselves are dataclasses (``_messages``). Some of their
 fields, though, hold JSON objects that the binary passes along as they are
 (``origin``, ``modelUsage``, the ``system/init`` frame, hook inputs); those
 stay ordinary ``dict``s at run time and get a ``TypedDict`` here, so type
@@ -17,7 +17,7 @@ This module imports nothing heavy, so touching one of these names stays cheap.
 
 # No ``from __future__ import annotations``: TypedDict must see ``NotRequired``
 # as an object, not a string, to tell required keys from optional ones.
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal
 
 from typing_extensions import NotRequired, Required, TypedDict
 
@@ -49,6 +49,7 @@ __all__ = [
     "TaskNotificationOriginSubkind",
     "TaskNotificationStatus",
     "TaskUpdatedStatus",
+    "TaskUsage",
 ]
 
 
@@ -231,6 +232,15 @@ class ModelUsage(TypedDict):
     """Seen from 2.1.328 (``list`` for list prices)."""
 
 
+class TaskUsage(TypedDict):
+    """What a background task has used so far (``TaskProgressMessage.usage``,
+    ``TaskNotificationMessage.usage``): the frame's own dict."""
+
+    total_tokens: int
+    tool_uses: int
+    duration_ms: int
+
+
 class SystemInitMcpServer(TypedDict):
     """One MCP server in the ``system/init`` frame."""
 
@@ -266,10 +276,10 @@ class SystemInitPluginError(TypedDict):
 class SystemInitData(TypedDict):
     """The whole ``system/init`` frame, i.e. ``SystemMessage.data`` for ``subtype == "init"``.
 
-    The binary writes it at the start of every turn. ``InitSystemMessage``
-    already has typed attributes for most keys; this type is for code that
-    reads ``data``, e.g. ``cast(SystemInitData, message.data)``. Nothing
-    checks the frame against it.
+    The binary writes it at the start of every turn. ``InitSystemMessage.of``
+    gives typed attributes for most keys; this type is for code that reads
+    ``data``, e.g. ``cast(SystemInitData, message.data)``. Nothing checks
+    the frame against it.
     """
 
     type: Literal["system"]
@@ -350,7 +360,7 @@ class SessionCronSummary(TypedDict):
 
 
 # --------------------------------------------------------------------------
-# Field types for the message Structs.
+# Field types for the wire structs (``_codec``) and typed views.
 #
 # msgspec decodes a field by its annotation, and a Literal or TypedDict
 # annotation would make it check values and drop unlisted keys: a status or
@@ -361,14 +371,10 @@ class SessionCronSummary(TypedDict):
 
 if TYPE_CHECKING:
     _Origin = MessageOrigin
-    _ModelUsageByModel = dict[str, ModelUsage]
     _AssistantError = AssistantMessageError
     _ServerToolName = ServerToolName
     _RateLimitStatus = RateLimitStatus
     _RateLimitType = RateLimitType
-    _TaskUpdatedStatus = TaskUpdatedStatus
-    # "" stands for a frame without a status; the binary always sends one.
-    _TaskNotificationStatus = Union[TaskNotificationStatus, Literal[""]]
     _FastModeState = FastModeState
     _FastModeDisabledReason = FastModeDisabledReason
     _McpServers = list[SystemInitMcpServer]
@@ -376,13 +382,10 @@ if TYPE_CHECKING:
     _PluginErrors = list[SystemInitPluginError]
 else:
     _Origin = dict[str, Any]
-    _ModelUsageByModel = dict[str, Any]
     _AssistantError = str
     _ServerToolName = str
     _RateLimitStatus = str
     _RateLimitType = str
-    _TaskUpdatedStatus = str
-    _TaskNotificationStatus = str
     _FastModeState = str
     _FastModeDisabledReason = str
     _McpServers = list[dict[str, Any]]

@@ -1,54 +1,66 @@
-"""Typed messages and content blocks, as the binary writes them on stdout.
+"""Typed messages and content blocks, as ``query()`` and the client yield them.
 
-Class and field names match the official ``claude-agent-sdk`` package, so
-``isinstance(message, AssistantMessage)`` and ``block.text`` port unchanged.
-All of them are msgspec ``Struct`` types: fast to build, compare and encode.
+Every message and block the official ``claude-agent-sdk`` package defines is
+here under its name, with its exact shape: a plain, mutable ``@dataclass``
+with the same fields in the same order, the same defaults and the same
+``repr``, so ``dataclasses.asdict`` / ``replace`` / ``fields``, attribute
+assignment, ``vars()``, ``==`` and ``print(message)`` behave as they do
+there. The codec (``_codec``) builds them from msgspec wire structs; nothing
+here decodes JSON.
 
-Forward compatibility: a frame type or content block this version does not
-know arrives as ``UnknownMessage`` / ``UnknownBlock`` carrying its raw data;
-it never ends the stream.
+What claude_wrap adds never shows up as a field:
 
-Fields typed with a ``Literal`` or a ``TypedDict`` (see ``_message_shapes``)
-are decoded as plain ``str`` / ``dict``.
+* derived values are properties (``ResultMessage.outcome``,
+  ``StreamEvent.delta``, ``StreamEvent.message_id``);
+* a few frame keys the official classes have no field for are kept in
+  slots outside the instance ``__dict__`` and read through properties
+  (``UserMessage.session_id`` / ``is_synthetic``,
+  ``ResultMessage.api_error_type`` / ``result_index``). Only decoded
+  messages carry them; ``dataclasses.replace`` and the constructor start
+  them over at their defaults.
+
+Classes of our own, for what the official package does not model:
+``UnknownMessage`` (a frame of an unknown type, or a known frame that did
+not fit its type), ``UnknownBlock``, ``ImageBlock`` and
+``RedactedThinkingBlock``. A frame that does not fit its type always arrives
+as an ``UnknownMessage`` with ``error`` set; the others arrive only with
+``ClaudeAgentOptions(keep_unrecognized=True)`` and are skipped otherwise, as
+in the official package.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, Union
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 import msgspec
 
 from ._message_shapes import (
+    AssistantMessageError,
+    MessageOrigin,
+    ModelUsage,
+    RateLimitStatus,
+    RateLimitType,
     ResultOutcome,
-    _AssistantError,
-    _FastModeDisabledReason,
-    _FastModeState,
-    _McpServers,
-    _ModelUsageByModel,
-    _Origin,
-    _PluginErrors,
-    _Plugins,
-    _RateLimitStatus,
-    _RateLimitType,
-    _ServerToolName,
-    _TaskNotificationStatus,
-    _TaskUpdatedStatus,
+    ServerToolName,
+    TaskNotificationStatus,
+    TaskUpdatedStatus,
+    TaskUsage,
 )
 
+if TYPE_CHECKING:
+    from ._session_store import SessionKey
+
 __all__ = [
-    "ApiRetryMessage",
     "AssistantMessage",
     "CitationsDelta",
-    "CompactBoundaryMessage",
     "ContentBlock",
     "ConversationResetMessage",
     "DeferredToolUse",
     "Delta",
     "HookEventMessage",
     "ImageBlock",
-    "InformationalMessage",
-    "InitSystemMessage",
     "Message",
     "MirrorErrorMessage",
     "RateLimitEvent",
@@ -58,14 +70,12 @@ __all__ = [
     "ServerToolResultBlock",
     "ServerToolUseBlock",
     "SignatureDelta",
-    "StatusMessage",
     "StreamEvent",
     "SystemMessage",
     "TaskNotificationMessage",
     "TaskProgressMessage",
     "TaskStartedMessage",
     "TaskUpdatedMessage",
-    "TaskUsage",
     "TextBlock",
     "TextDelta",
     "ThinkingBlock",
@@ -79,44 +89,42 @@ __all__ = [
     "UserMessage",
 ]
 
+# Instances keep their fields in ``__dict__`` like any dataclass; the extra
+# slots hold what we add, out of sight of ``vars()``, ``asdict`` and ``repr``.
+_PLAIN_SLOTS = ("__dict__", "__weakref__")
+
 
 # --------------------------------------------------------------------------
-# Content blocks: one tagged union on "type", decoded in a single pass.
+# Content blocks.
 # --------------------------------------------------------------------------
 
 
-class _Block(msgspec.Struct, tag_field="type", frozen=True):
-    pass
-
-
-class TextBlock(_Block, frozen=True, tag="text"):
+@dataclass
+class TextBlock:
     """Text written by the model (or by the user, in a user message)."""
 
     text: str
 
 
-class ThinkingBlock(_Block, frozen=True, tag="thinking"):
+@dataclass
+class ThinkingBlock:
     """The model's extended thinking, with its signature."""
 
     thinking: str
-    signature: str = ""
+    signature: str
 
 
-class RedactedThinkingBlock(_Block, frozen=True, tag="redacted_thinking"):
-    """Thinking the API returned encrypted."""
-
-    data: str = ""
-
-
-class ToolUseBlock(_Block, frozen=True, tag="tool_use"):
+@dataclass
+class ToolUseBlock:
     """A tool call made by the model."""
 
     id: str
     name: str
-    input: dict[str, Any] = msgspec.field(default_factory=dict)
+    input: dict[str, Any]
 
 
-class ToolResultBlock(_Block, frozen=True, tag="tool_result"):
+@dataclass
+class ToolResultBlock:
     """The result of a tool call, sent back to the model in a user message."""
 
     tool_use_id: str
@@ -124,72 +132,74 @@ class ToolResultBlock(_Block, frozen=True, tag="tool_result"):
     is_error: bool | None = None
 
 
-class ImageBlock(_Block, frozen=True, tag="image"):
-    """An image in a user message (``source`` as the Messages API defines it)."""
-
-    source: dict[str, Any] = msgspec.field(default_factory=dict)
-
-
-class ServerToolUseBlock(_Block, frozen=True, tag="server_tool_use"):
-    """A call to a tool the API runs itself (web search, web fetch, ...)."""
+@dataclass
+class ServerToolUseBlock:
+    """A call to a tool the API runs itself; ``name`` says which (``advisor``,
+    ``web_search``, ...)."""
 
     id: str
-    name: _ServerToolName
-    input: dict[str, Any] = msgspec.field(default_factory=dict)
+    name: ServerToolName
+    input: dict[str, Any]
 
 
-class ServerToolResultBlock(_Block, frozen=True, tag="advisor_tool_result"):
-    """The result of a server-side tool; ``content`` is kept as the API sent it."""
+@dataclass
+class ServerToolResultBlock:
+    """The result of a server-side tool, ``content`` as the API sent it.
+
+    By default only ``advisor_tool_result`` blocks arrive as this type, as in
+    the official package; with ``keep_unrecognized`` the web search, web
+    fetch and code execution results do too.
+    """
 
     tool_use_id: str
-    content: Any = None
+    content: dict[str, Any]
 
 
-class _WebSearchToolResultBlock(ServerToolResultBlock, frozen=True, tag="web_search_tool_result"):
-    pass
+@dataclass
+class ImageBlock:
+    """An image in a message (``source`` as the Messages API defines it).
+
+    Not an official type: arrives only with ``keep_unrecognized``.
+    """
+
+    source: dict[str, Any] = field(default_factory=dict)
 
 
-class _WebFetchToolResultBlock(ServerToolResultBlock, frozen=True, tag="web_fetch_tool_result"):
-    pass
+@dataclass
+class RedactedThinkingBlock:
+    """Thinking the API returned encrypted.
+
+    Not an official type: arrives only with ``keep_unrecognized``.
+    """
+
+    data: str = ""
 
 
-class _CodeExecutionToolResultBlock(ServerToolResultBlock, frozen=True, tag="code_execution_tool_result"):
-    pass
+@dataclass
+class UnknownBlock:
+    """A content block of a type this version does not model; ``data`` is
+    the block as the binary wrote it.
 
-
-class UnknownBlock(msgspec.Struct, frozen=True):
-    """A content block of a type this version does not know; ``data`` is raw."""
+    Not an official type: arrives only with ``keep_unrecognized``.
+    """
 
     type: str
     data: dict[str, Any]
 
 
-_KnownBlock = Union[
-    TextBlock,
-    ThinkingBlock,
-    RedactedThinkingBlock,
-    ToolUseBlock,
-    ToolResultBlock,
-    ImageBlock,
-    ServerToolUseBlock,
-    ServerToolResultBlock,
-    _WebSearchToolResultBlock,
-    _WebFetchToolResultBlock,
-    _CodeExecutionToolResultBlock,
-]
-
 ContentBlock = Union[
     TextBlock,
     ThinkingBlock,
-    RedactedThinkingBlock,
     ToolUseBlock,
     ToolResultBlock,
-    ImageBlock,
     ServerToolUseBlock,
     ServerToolResultBlock,
+    ImageBlock,
+    RedactedThinkingBlock,
     UnknownBlock,
 ]
-"""Any content block a message can hold."""
+"""Any content block a message can hold (the last three only with
+``keep_unrecognized``)."""
 
 
 # --------------------------------------------------------------------------
@@ -197,21 +207,37 @@ ContentBlock = Union[
 # --------------------------------------------------------------------------
 
 
-class UserMessage(msgspec.Struct, frozen=True):
+@dataclass
+class UserMessage:
     """A user turn: the prompt, tool results, or a replay of either."""
+
+    __slots__ = (*_PLAIN_SLOTS, "_session_id", "_is_synthetic")
 
     content: str | list[ContentBlock]
     uuid: str | None = None
     parent_tool_use_id: str | None = None
-    tool_use_result: Any = None
-    session_id: str | None = None
-    is_synthetic: bool = False
-    origin: _Origin | None = None
-    """Who or what sent this message (see ``MessageOrigin``); ``None`` when the
-    binary did not say. Tool results never carry one."""
+    tool_use_result: dict[str, Any] | None = None
+    origin: MessageOrigin | None = None
+    """Who or what sent this message (see ``MessageOrigin``); ``None`` when
+    the binary did not say. Tool results never carry one."""
+
+    @property
+    def session_id(self) -> str | None:
+        """The session the frame belongs to (not an official field; ``None``
+        on a message built by hand)."""
+        value: str | None = getattr(self, "_session_id", None)
+        return value
+
+    @property
+    def is_synthetic(self) -> bool:
+        """True for a message the binary wrote itself, e.g. a skill's prompt
+        (the frame's ``isSynthetic``; not an official field)."""
+        value: bool = getattr(self, "_is_synthetic", False)
+        return value
 
 
-class AssistantMessage(msgspec.Struct, frozen=True):
+@dataclass
+class AssistantMessage:
     """One frame of the model's reply.
 
     The binary writes one content block per frame; frames of one API message
@@ -221,7 +247,7 @@ class AssistantMessage(msgspec.Struct, frozen=True):
     content: list[ContentBlock]
     model: str
     parent_tool_use_id: str | None = None
-    error: _AssistantError | None = None
+    error: AssistantMessageError | None = None
     usage: dict[str, Any] | None = None
     message_id: str | None = None
     stop_reason: str | None = None
@@ -237,167 +263,109 @@ class AssistantMessage(msgspec.Struct, frozen=True):
     result."""
 
 
-class SystemMessage(msgspec.Struct, frozen=True):
+@dataclass
+class SystemMessage:
     """A system frame. ``data`` is the whole frame as the binary wrote it.
 
-    Common subtypes arrive as typed subclasses (``InitSystemMessage``,
-    ``ApiRetryMessage``, ...); ``isinstance(m, SystemMessage)`` holds for all.
+    Most subtypes (``init``, ``status``, ``api_retry``, ...) arrive as this
+    class itself; the task, hook and mirror-error subtypes as the
+    subclasses below, exactly as in the official package. For typed access
+    to ``data``, see ``InitSystemMessage.of(message)`` and its siblings.
     """
 
     subtype: str
-    data: dict[str, Any] = msgspec.field(default_factory=dict)
+    data: dict[str, Any]
 
 
-class InitSystemMessage(SystemMessage, frozen=True):
-    """``system/init``: sent at the start of every turn.
-
-    ``data`` holds the whole frame; ``SystemInitData`` describes its keys.
-    """
-
-    session_id: str = ""
-    model: str = ""
-    cwd: str = ""
-    tools: list[str] = msgspec.field(default_factory=list)
-    mcp_servers: _McpServers = msgspec.field(default_factory=list)
-    permission_mode: str = msgspec.field(default="", name="permissionMode")
-    slash_commands: list[str] = msgspec.field(default_factory=list)
-    agents: list[str] = msgspec.field(default_factory=list)
-    skills: list[str] = msgspec.field(default_factory=list)
-    claude_code_version: str = ""
-    api_key_source: str = msgspec.field(default="", name="apiKeySource")
-    output_style: str = ""
-    uuid: str = ""
-    plugins: _Plugins = msgspec.field(default_factory=list)
-    plugin_errors: _PluginErrors | None = None
-    fast_mode_state: _FastModeState | None = None
-    fast_mode_disabled_reason: _FastModeDisabledReason | None = None
-    capabilities: list[str] | None = None
-    terminal_slash_commands: list[str] | None = None
-    betas: list[str] | None = None
-
-
-class ApiRetryMessage(SystemMessage, frozen=True):
-    """``system/api_retry``: the binary is retrying a failed API call."""
-
-    attempt: int = 0
-    max_retries: int = 0
-    retry_delay_ms: float = 0
-    error_status: int | None = None
-    error: str | None = None
-
-
-class CompactBoundaryMessage(SystemMessage, frozen=True):
-    """``system/compact_boundary``: the conversation was compacted here."""
-
-    compact_metadata: dict[str, Any] | None = None
-
-
-class StatusMessage(SystemMessage, frozen=True):
-    """``system/status``: what the binary is doing now (e.g. ``requesting``)."""
-
-    status: str | None = None
-
-
-class InformationalMessage(SystemMessage, frozen=True):
-    """``system/informational``: a notice meant for the user."""
-
-    content: str | None = None
-    level: str | None = None
-
-
-class TaskUsage(msgspec.Struct, frozen=True):
-    """Resource use of a background task so far.
-
-    Read it as attributes, or by key as with the official package's
-    TypedDict: ``usage["total_tokens"]``, ``usage.get("tool_uses")``.
-    """
-
-    total_tokens: int = 0
-    tool_uses: int = 0
-    duration_ms: int = 0
-
-    def __getitem__(self, key: str) -> int:
-        if key not in self.__struct_fields__:
-            raise KeyError(key)
-        value: int = getattr(self, key)
-        return value
-
-    def get(self, key: str, default: int | None = None) -> int | None:
-        return self[key] if key in self.__struct_fields__ else default
-
-
-class TaskStartedMessage(SystemMessage, frozen=True):
+@dataclass
+class TaskStartedMessage(SystemMessage):
     """``system/task_started``: a subagent or background task began."""
 
-    task_id: str = ""
-    description: str = ""
-    uuid: str = ""
-    session_id: str = ""
+    task_id: str
+    description: str
+    uuid: str
+    session_id: str
     tool_use_id: str | None = None
     task_type: str | None = None
 
 
-class TaskProgressMessage(SystemMessage, frozen=True):
-    """``system/task_progress``: a running task reports progress."""
+@dataclass
+class TaskProgressMessage(SystemMessage):
+    """``system/task_progress``: a running task reports progress.
 
-    task_id: str = ""
-    description: str = ""
-    usage: TaskUsage | None = None
-    uuid: str = ""
-    session_id: str = ""
+    ``usage`` is the frame's dict (see ``TaskUsage``).
+    """
+
+    task_id: str
+    description: str
+    usage: TaskUsage
+    uuid: str
+    session_id: str
     tool_use_id: str | None = None
     last_tool_name: str | None = None
 
 
-class TaskNotificationMessage(SystemMessage, frozen=True):
-    """``system/task_notification``: a task finished, failed or was stopped."""
+@dataclass
+class TaskNotificationMessage(SystemMessage):
+    """``system/task_notification``: a task finished, failed or was stopped.
 
-    task_id: str = ""
-    status: _TaskNotificationStatus = ""
-    output_file: str = ""
-    summary: str = ""
-    uuid: str = ""
-    session_id: str = ""
+    A background task may end with only a ``TaskUpdatedMessage``; check the
+    status of both against ``TERMINAL_TASK_STATUSES``.
+    """
+
+    task_id: str
+    status: TaskNotificationStatus
+    output_file: str
+    summary: str
+    uuid: str
+    session_id: str
     tool_use_id: str | None = None
     usage: TaskUsage | None = None
 
 
-class TaskUpdatedMessage(SystemMessage, frozen=True):
+@dataclass
+class TaskUpdatedMessage(SystemMessage):
     """``system/task_updated``: a task's state changed.
 
-    ``patch`` holds the changed fields. ``status`` is ``patch["status"]`` when
-    the patch has one; a status in ``TERMINAL_TASK_STATUSES`` means the task
-    is over, and for a background task this frame may be the only sign of it.
+    ``patch`` holds the changed fields and ``status`` is ``patch["status"]``
+    (``None`` when the patch has none). A status in ``TERMINAL_TASK_STATUSES``
+    means the task is over; for a background task this frame may be the only
+    sign of it.
     """
 
-    task_id: str = ""
-    patch: dict[str, Any] = msgspec.field(default_factory=dict)
-    session_id: str = ""
-    uuid: str = ""
-    status: _TaskUpdatedStatus | None = None
+    task_id: str
+    patch: dict[str, Any]
+    status: TaskUpdatedStatus | None = None
+    session_id: str | None = None
+    uuid: str | None = None
 
 
-class HookEventMessage(SystemMessage, frozen=True):
-    """``system/hook_started`` / ``hook_response`` (with ``include_hook_events``)."""
-
-    hook_event_name: str = ""
-    session_id: str = ""
-    uuid: str = ""
-
-
-class MirrorErrorMessage(SystemMessage, frozen=True):
+@dataclass
+class MirrorErrorMessage(SystemMessage):
     """``system/mirror_error``: mirroring the transcript to the session store
-    failed (after retries). Made by claude_wrap, never by the binary; the
+    failed (after retries). Made by the library, never by the binary; the
     entries stay queued and the next flush tries them again.
 
     ``key`` is the transcript's ``SessionKey`` (``None`` if unknown).
     """
 
-    key: dict[str, Any] | None = None
+    key: SessionKey | None = None
     error: str = ""
 
 
-class DeferredToolUse(msgspec.Struct, frozen=True):
+@dataclass
+class HookEventMessage(SystemMessage):
+    """``system/hook_started`` and ``system/hook_response`` (with
+    ``include_hook_events``); ``data`` holds the whole frame, e.g. a
+    response's ``output``, ``exit_code`` and ``outcome``."""
+
+    hook_event_name: str = ""
+    session_id: str | None = None
+    uuid: str | None = None
+
+
+@dataclass
+class DeferredToolUse:
     """The tool call a PreToolUse hook put off by answering ``"defer"``.
 
     The turn ends there without running the tool (``stop_reason`` and
@@ -407,37 +375,41 @@ class DeferredToolUse(msgspec.Struct, frozen=True):
 
     id: str
     name: str
-    input: dict[str, Any] = msgspec.field(default_factory=dict)
+    input: dict[str, Any]
 
 
-class ResultMessage(msgspec.Struct, frozen=True, tag_field="type", tag="result"):
+@dataclass
+class ResultMessage:
     """The end of a turn: exactly one per user message.
 
     ``is_error`` is the field to test: API failures arrive with
-    ``subtype == "success"`` and ``is_error`` true.
+    ``subtype == "success"`` and ``is_error`` true. ``outcome`` sums it up.
     """
 
+    __slots__ = (*_PLAIN_SLOTS, "_api_error_type", "_result_index")
+
     subtype: str
-    duration_ms: int = 0
-    duration_api_ms: int = 0
-    is_error: bool = False
-    num_turns: int = 0
-    session_id: str = ""
+    duration_ms: int
+    duration_api_ms: int
+    is_error: bool
+    num_turns: int
+    session_id: str
     stop_reason: str | None = None
     total_cost_usd: float | None = None
     usage: dict[str, Any] | None = None
     result: str | None = None
     structured_output: Any = None
-    model_usage: _ModelUsageByModel | None = msgspec.field(default=None, name="modelUsage")
+    model_usage: dict[str, ModelUsage] | None = None
     permission_denials: list[Any] | None = None
+    deferred_tool_use: DeferredToolUse | None = None
     errors: list[str] | None = None
     api_error_status: int | None = None
-    api_error_type: str | None = None
+    """The HTTP status of the failed API call, when the API kept failing."""
     uuid: str | None = None
     terminal_reason: str | None = None
-    result_index: int | None = None
-    deferred_tool_use: DeferredToolUse | None = None
-    origin: _Origin | None = None
+    """Why the turn ended, e.g. ``completed``, ``max_turns``,
+    ``aborted_streaming`` / ``aborted_tools`` (interrupted), ``api_error``."""
+    origin: MessageOrigin | None = None
     """What started this turn (see ``MessageOrigin``), e.g. ``{"kind":
     "task-notification"}`` for a turn the session began by itself. It does
     not tell whether your prompt was answered here; ``user_message_uuids``
@@ -451,6 +423,20 @@ class ResultMessage(msgspec.Struct, frozen=True, tag_field="type", tag="result")
     user_message_uuids: list[str] | None = None
     """The ``uuid`` of each user message this turn took in, in order (at most
     64). May be empty after an interrupt."""
+
+    @property
+    def api_error_type(self) -> str | None:
+        """The API's error type (e.g. ``overloaded_error``) next to
+        ``api_error_status``; not an official field."""
+        value: str | None = getattr(self, "_api_error_type", None)
+        return value
+
+    @property
+    def result_index(self) -> int | None:
+        """The position of this result among the session's results, as the
+        binary counts them; not an official field."""
+        value: int | None = getattr(self, "_result_index", None)
+        return value
 
     @property
     def outcome(self) -> ResultOutcome:
@@ -473,6 +459,11 @@ class ResultMessage(msgspec.Struct, frozen=True, tag_field="type", tag="result")
         if reason == "api_error" or self.api_error_status is not None:
             return "api_error"
         return "error"
+
+
+# --------------------------------------------------------------------------
+# Streaming deltas (ours): what StreamEvent.delta gives.
+# --------------------------------------------------------------------------
 
 
 class TextDelta(msgspec.Struct, frozen=True):
@@ -549,19 +540,21 @@ def _delta_of(event: dict[str, Any]) -> Delta | None:
     # Built straight from the already decoded dict: no encode/convert pass.
     known = _DELTAS.get(kind) if isinstance(kind, str) else None
     if known is not None:
-        cls, field, want = known
-        value = raw.get(field)
+        cls, name, want = known
+        value = raw.get(name)
         if isinstance(value, want):
             return cls(index, value)
     return UnknownDelta(index, kind if isinstance(kind, str) else "", raw)
 
 
-class StreamEvent(msgspec.Struct, frozen=True, tag_field="type", tag="stream_event"):
+@dataclass
+class StreamEvent:
     """A raw Messages API streaming event (with ``include_partial_messages``).
 
-    ``event`` is the event as the API sent it. ``delta`` and ``message_id``
-    read the two things most callers want from it; both are worked out on
-    access, so decoding costs the same whether or not they are used.
+    ``event`` is the event as the API sent it. The properties ``delta`` and
+    ``message_id`` read the two things most callers want from it; both are
+    worked out on access, so decoding costs the same whether or not they
+    are used.
     """
 
     uuid: str
@@ -596,42 +589,57 @@ class StreamEvent(msgspec.Struct, frozen=True, tag_field="type", tag="stream_eve
         return mid if isinstance(mid, str) else None
 
 
-class RateLimitInfo(msgspec.Struct, frozen=True, rename="camel"):
+@dataclass
+class RateLimitInfo:
     """The rate-limit state the binary reports.
 
     ``raw`` is the whole ``rate_limit_info`` object, keys this type does not
     name included.
     """
 
-    status: _RateLimitStatus | None = None
+    status: RateLimitStatus
     resets_at: int | None = None
-    rate_limit_type: _RateLimitType | None = None
+    rate_limit_type: RateLimitType | None = None
     utilization: float | None = None
-    overage_status: _RateLimitStatus | None = None
+    overage_status: RateLimitStatus | None = None
     overage_resets_at: int | None = None
     overage_disabled_reason: str | None = None
-    raw: dict[str, Any] = msgspec.field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)
 
 
-class RateLimitEvent(msgspec.Struct, frozen=True, tag_field="type", tag="rate_limit_event"):
+@dataclass
+class RateLimitEvent:
     """A change in rate-limit state."""
 
     rate_limit_info: RateLimitInfo
-    uuid: str = ""
-    session_id: str = ""
+    uuid: str
+    session_id: str
 
 
-class ConversationResetMessage(msgspec.Struct, frozen=True, tag_field="type", tag="conversation_reset"):
-    """The conversation was cleared (``/clear``); later turns use a new session id."""
+@dataclass
+class ConversationResetMessage:
+    """The conversation was cleared (e.g. ``/clear``) without ending the
+    connection; later messages carry a new ``session_id``, and running totals
+    on later results start again from zero.
 
-    new_conversation_id: str = ""
-    uuid: str = ""
-    session_id: str = ""
+    ``new_conversation_id`` keys the fresh conversation; it is not the next
+    ``session_id``. ``session_id`` is the session that was reset.
+    """
+
+    new_conversation_id: str
+    uuid: str
+    session_id: str
 
 
-class UnknownMessage(msgspec.Struct, frozen=True):
-    """A frame this version does not know, or a known one that did not fit
-    its type (then ``error`` says why). ``data`` is the frame as written."""
+@dataclass
+class UnknownMessage:
+    """A frame this version does not model, or a known one that did not fit
+    its type (then ``error`` says why). ``data`` is the frame as written.
+
+    Not an official type. A frame with ``error`` set always arrives (the
+    official package raises ``MessageParseError`` there, which ends its run);
+    one of an unknown type only with ``keep_unrecognized``.
+    """
 
     type: str
     subtype: str | None

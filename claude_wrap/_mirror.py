@@ -27,6 +27,7 @@ import logging
 import os
 import shutil
 import tempfile
+import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -194,8 +195,15 @@ class MirrorBatcher:
             self._report(None, f"the session store is unreachable; dropped {dropped} queued entries")
 
     def _report(self, key: SessionKey | None, error: str) -> None:
-        data = {"type": "system", "subtype": "mirror_error", "key": key, "error": error}
-        self._errors.append(MirrorErrorMessage(subtype="mirror_error", data=data, key=dict(key) if key else None, error=error))
+        data = {
+            "type": "system",
+            "subtype": "mirror_error",
+            "error": error,
+            "key": key,
+            "uuid": str(uuid.uuid4()),
+            "session_id": key.get("session_id", "") if key else "",
+        }
+        self._errors.append(MirrorErrorMessage(subtype="mirror_error", data=data, key=key, error=error))
 
     def take_error(self) -> MirrorErrorMessage | None:
         """The failures since the last call, as one message (or ``None``)."""

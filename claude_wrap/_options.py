@@ -272,6 +272,17 @@ class ClaudeAgentOptions:
     running when the binary died is never sent again: its reader gets the
     error. ``reconnect()`` called by hand does not use up this budget."""
 
+    # -- decoding -------------------------------------------------------------
+    keep_unrecognized: bool = False
+    """Also yield what the official package leaves out: frames of a type it
+    does not model arrive as ``UnknownMessage``, and content blocks it drops
+    (images, redacted thinking, web search results, block types added later,
+    ...) as ``ImageBlock`` / ``RedactedThinkingBlock`` /
+    ``ServerToolResultBlock`` / ``UnknownBlock`` in place. Off by default,
+    so programs see the same messages as with the official package. A known
+    frame that does not fit its type is yielded as ``UnknownMessage`` with
+    ``error`` set either way."""
+
     @field_validator("env")
     @classmethod
     def _env_is_strings(cls, value: dict[str, str]) -> dict[str, str]:

@@ -23,12 +23,20 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import AsyncIterable, Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import msgspec
 
-from ._codec import ControlCancel, ControlRequestIn, ControlResponseIn, decode_frame, decode_value, encode_line
+from ._codec import (
+    ControlCancel,
+    ControlRequestIn,
+    ControlResponseIn,
+    decode_frame,
+    decode_value,
+    encode_line,
+    is_unrecognized,
+)
 from ._exceptions import (
     CLIJSONDecodeError,
     ClaudeSDKError,
@@ -106,6 +114,9 @@ class Session:
         self.frame_taps: dict[str, Callable[[UnknownMessage], None]] = {}
         """Frame types taken out of the message stream and handed to a callback
         (e.g. ``transcript_mirror`` for session stores). Must not block."""
+        self.keep_unrecognized = False
+        """Yield frames of unknown types and keep unmodelled content blocks
+        (``ClaudeAgentOptions.keep_unrecognized``); otherwise they are skipped."""
         self.before_result: list[Callable[[ResultMessage], Awaitable[Message | None]]] = []
         """Awaited before a ``ResultMessage`` is handed out; a returned message
         is handed out just before the result (e.g. a mirror error)."""
@@ -394,7 +405,7 @@ class Session:
 
     def _dispatch(self, line: bytes, tg: anyio.abc.TaskGroup) -> None:
         try:
-            frame = decode_frame(line)
+            frame = decode_frame(line, keep_unrecognized=self.keep_unrecognized)
         except CLIJSONDecodeError:
             if not line.lstrip().startswith(b"{"):
                 log.debug("claude_wrap: skipped a non-JSON stdout line: %r", line[:200])
@@ -402,9 +413,10 @@ class Session:
             raise
         if frame is None:
             return
-        if isinstance(frame, ControlResponseIn):
+        # type() tests, not isinstance(): the latter is slow on msgspec structs.
+        if type(frame) is ControlResponseIn:
             self._resolve(frame)
-        elif isinstance(frame, ControlRequestIn):
+        elif type(frame) is ControlRequestIn:
             # Registered before the task starts: the watchdog must not count
             # the callback's time, and a cancel may arrive before it runs.
             scope = anyio.CancelScope()
@@ -413,14 +425,17 @@ class Session:
                 key = f"{key}\0{id(scope)}"  # a repeated id must not hide the first
             self._inflight[key] = scope
             tg.start_soon(self._answer, frame, key, scope)
-        elif isinstance(frame, ControlCancel):
+        elif type(frame) is ControlCancel:
             withdrawn = self._inflight.get(frame.request_id or "")
             if withdrawn is not None:
                 withdrawn.cancel()
         else:
-            if isinstance(frame, UnknownMessage) and frame.type in self.frame_taps:
-                self.frame_taps[frame.type](frame)
-                return
+            if type(frame) is UnknownMessage:
+                if frame.type in self.frame_taps:
+                    self.frame_taps[frame.type](frame)
+                    return
+                if is_unrecognized(frame) and not self.keep_unrecognized:
+                    return  # as the official package does; the codec logged it
             if isinstance(frame, ResultMessage) and self._turns_open:
                 self._turns_open -= 1
                 self._turn_deadline = (
@@ -428,7 +443,7 @@ class Session:
                     if self._turns_open and self.turn_timeout is not None
                     else None
                 )
-            self._queue.append(frame)
+            self._queue.append(cast(Message, frame))  # the control frames went above
             self._notify()  # a task waiting for a message while another one pumps
 
     def _resolve(self, frame: ControlResponseIn) -> None:

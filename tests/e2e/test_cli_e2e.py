@@ -64,7 +64,7 @@ def test_run_json_prints_one_message_per_line(scripted_model: ScriptedModel, cli
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in proc.stdout.splitlines()]
     kinds = [r["kind"] for r in records]
-    assert kinds[0] == "InitSystemMessage" and kinds[-1] == "ResultMessage"
+    assert kinds[0] == "SystemMessage" and records[0]["message"]["subtype"] == "init" and kinds[-1] == "ResultMessage"
     assert "StreamEvent" not in kinds
     assert records[-1]["message"]["result"] == "as json"
     assert any(r["kind"] == "AssistantMessage" and r["message"]["content"][0]["text"] == "as json" for r in records)

@@ -41,7 +41,7 @@ async def test_stopped_binary_trips_the_watchdog(
     with pytest.raises(TurnTimeoutError):
         with anyio.fail_after(60):
             async for message in query(prompt="hi", options=make_options(idle_timeout=2)):
-                if isinstance(message, InitSystemMessage):
+                if InitSystemMessage.of(message) is not None:
                     for pid in processes_where(cwd=workdir):
                         os.kill(pid, signal.SIGSTOP)
                         stopped.append(pid)

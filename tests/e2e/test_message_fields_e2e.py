@@ -27,6 +27,7 @@ from claude_wrap import (
     InitSystemMessage,
     ResultMessage,
     StreamEvent,
+    SystemMessage,
     TaskNotificationMessage,
     TaskStartedMessage,
     TaskUpdatedMessage,
@@ -258,15 +259,18 @@ async def test_init_frame_and_model_usage_fit_their_typed_dicts(
     server = create_sdk_mcp_server("calc", tools=[add])
     messages = await run("hi", make_options(mcp_servers={"calc": server}))
 
-    [init] = [m for m in messages if isinstance(m, InitSystemMessage)]
-    _fits(init.data, SystemInitData)
+    [message] = [m for m in messages if isinstance(m, SystemMessage) and m.subtype == "init"]
+    assert type(message) is SystemMessage
+    _fits(message.data, SystemInitData)
+    init = InitSystemMessage.of(message)
+    assert init is not None
     [mcp] = init.mcp_servers
     _fits(dict(mcp), SystemInitMcpServer)
     assert (mcp["name"], mcp["status"], mcp.get("source")) == ("calc", "connected", "sdk")
     assert init.plugins and all(p["name"] and p["path"] for p in init.plugins)
     for plugin in init.plugins:
         _fits(dict(plugin), SystemInitPlugin)
-    assert init.uuid == init.data["uuid"]
+    assert init.uuid == message.data["uuid"]
     assert (init.fast_mode_state, init.fast_mode_disabled_reason) == ("off", "sdk_opt_in_required")
     assert init.capabilities and all(isinstance(c, str) for c in init.capabilities)
     assert init.terminal_slash_commands and set(init.terminal_slash_commands) <= set(init.slash_commands)

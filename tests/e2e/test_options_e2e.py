@@ -158,9 +158,10 @@ async def test_plugin_command_and_skill_are_listed(
         names = {c["name"] for c in info["commands"]}
         assert {"demo-plugin:hello", "demo-plugin:greet"} <= names
         await client.query("hi")
-        init = [m async for m in client.receive_response() if isinstance(m, InitSystemMessage)][0]
-    assert "demo-plugin:greet" in init.skills
-    assert any(p.get("name") == "demo-plugin" for p in init.data["plugins"])
+        message = [m async for m in client.receive_response() if InitSystemMessage.of(m) is not None][0]
+    init = InitSystemMessage.of(message)
+    assert init is not None and "demo-plugin:greet" in init.skills
+    assert any(p.get("name") == "demo-plugin" for p in init.plugins)
 
 
 async def test_persist_session_false_writes_no_transcript(

@@ -25,6 +25,7 @@ from claude_wrap import (
     ResultError,
     ResultMessage,
     StreamEvent,
+    SystemMessage,
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
@@ -42,15 +43,16 @@ async def test_text_reply(scripted_model: ScriptedModel, make_options: Options) 
     scripted_model.add(Reply.text("Hello from the scripted model."))
     messages = await run("Say hello", make_options())
 
-    assert isinstance(messages[0], InitSystemMessage)
-    assert messages[0].session_id
+    assert type(messages[0]) is SystemMessage and messages[0].subtype == "init"  # as the official package gives it
+    init = InitSystemMessage.of(messages[0])
+    assert init is not None and init.session_id
     texts = [b.text for m in messages if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, TextBlock)]
     assert texts == ["Hello from the scripted model."]
     result = messages[-1]
     assert isinstance(result, ResultMessage)
     assert (result.subtype, result.is_error, result.result) == ("success", False, "Hello from the scripted model.")
     assert result.outcome == "completed"
-    assert result.session_id == messages[0].session_id
+    assert result.session_id == init.session_id
     assert scripted_model.main_requests[0].last_user_text == "Say hello"
 
 
@@ -179,7 +181,7 @@ async def test_binary_killed_mid_stream(scripted_model: ScriptedModel, make_opti
     with pytest.raises(ProcessError) as info:
         with anyio.fail_after(60):
             async for message in query(prompt="hang", options=make_options()):
-                if isinstance(message, InitSystemMessage):
+                if InitSystemMessage.of(message) is not None:
                     scripted_model.wait_for_requests(1)
                     for pid in processes_where(cwd=workdir):
                         os.kill(pid, signal.SIGKILL)
@@ -225,7 +227,7 @@ async def test_break_out_of_iteration_leaves_no_process(
     scripted_model.add(Reply.text("first").slow(between_events=0.2))
     pids: list[int] = []
     async for message in query(prompt="hi", options=make_options()):
-        if isinstance(message, InitSystemMessage):
+        if InitSystemMessage.of(message) is not None:
             pids = processes_where(cwd=workdir)
             break
     assert pids

@@ -84,7 +84,7 @@ async def test_secrets_stay_out_of_logs_and_the_command_line(
     with anyio.fail_after(90):
         async for message in query(prompt="go", options=options):
             messages.append(message)
-            if isinstance(message, InitSystemMessage):
+            if InitSystemMessage.of(message) is not None:
                 cmdlines += [_cmdline(pid) for pid in processes_where(cwd=workdir)]
     assert isinstance(messages[-1], ResultMessage) and not messages[-1].is_error
     assert scripted_model.main_requests[0].headers.get("x-api-key") == KEY  # the key did reach the binary
@@ -131,7 +131,8 @@ async def test_long_prompt_file_private_during_and_removed_after_with_unicode_pa
     with anyio.fail_after(90):
         async for message in query(prompt="read the note", options=options):
             messages.append(message)
-            if isinstance(message, InitSystemMessage):
+            init = InitSystemMessage.of(message)
+            if init is not None:
                 (pid,) = [p for p in processes_where(cwd=workdir) if "--system-prompt-file" in _cmdline(p)]
                 argv = _cmdline(pid)
                 path = argv[argv.index("--system-prompt-file") + 1]
@@ -141,8 +142,8 @@ async def test_long_prompt_file_private_during_and_removed_after_with_unicode_pa
                 assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
                 assert Path(path).read_text(encoding="utf-8") == prompt
                 assert os.readlink(f"/proc/{pid}/exe") == os.path.realpath(cli_path)
-                assert message.permission_mode == "default"  # never bypass by default
-                assert message.cwd == str(workdir)
+                assert init.permission_mode == "default"  # never bypass by default
+                assert init.cwd == str(workdir)
     assert seen_file
     assert not os.path.exists(seen_file[0]) and not os.path.exists(os.path.dirname(seen_file[0]))
     assert scripted_model.main_requests[0].system_text.count("You are careful. ü") == 8000

@@ -41,7 +41,7 @@ def test_query_is_a_plain_iterator(scripted_model: ScriptedModel, make_options: 
     scripted_model.add(Reply.text("sync hello"))
     messages = list(sync.query(prompt="hi", options=make_options()))
 
-    assert isinstance(messages[0], InitSystemMessage)
+    assert InitSystemMessage.of(messages[0]) is not None
     assert _texts(messages) == ["sync hello"]
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "sync hello"
     assert processes_where(cwd=workdir) == []
@@ -60,7 +60,7 @@ def test_error_result_raises_after_yielding_it(scripted_model: ScriptedModel, ma
 def test_break_closes_the_run(scripted_model: ScriptedModel, make_options: Options, workdir: Path) -> None:
     scripted_model.add(Reply.tool_use("Bash", {"command": "sleep 60", "description": "wait"}))
     for message in sync.query(prompt="go", options=make_options(allowed_tools=["Bash"])):
-        assert isinstance(message, InitSystemMessage)
+        assert InitSystemMessage.of(message) is not None
         break
     assert processes_where(cwd=workdir) == []
 

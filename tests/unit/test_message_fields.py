@@ -8,6 +8,7 @@ such fields are accepted, typed and kept.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import typing
 from typing import Any
@@ -26,7 +27,6 @@ from claude_wrap import (
     StreamEvent,
     TaskNotificationMessage,
     TaskUpdatedMessage,
-    TaskUsage,
     UnknownBlock,
     UnknownMessage,
     UserMessage,
@@ -87,6 +87,12 @@ def _frame(**fields: Any) -> bytes:
     return json.dumps(fields).encode()
 
 
+def _result(**fields: Any) -> bytes:
+    """A result frame with the keys every result has (the official parser requires them)."""
+    required = {"duration_ms": 10, "duration_api_ms": 5, "is_error": False, "num_turns": 1, "session_id": SESSION}
+    return _frame(**{"type": "result", "subtype": "success", **required, **fields})
+
+
 # -- which prompt a turn answered ---------------------------------------------------------
 
 
@@ -111,7 +117,7 @@ def test_frames_without_the_new_fields_default_to_none() -> None:
     assert (event.user_message_uuid, event.user_message_uuids) == (None, None)
     user = decode_frame(_frame(type="user", message={"role": "user", "content": "x"}))
     assert isinstance(user, UserMessage) and user.origin is None
-    result = decode_frame(_frame(type="result", subtype="success"))
+    result = decode_frame(_result())
     assert isinstance(result, ResultMessage)
     assert (result.origin, result.deferred_tool_use, result.user_message_uuid, result.user_message_uuids) == (
         None, None, None, None,
@@ -122,7 +128,7 @@ def test_uuid_fields_survive_the_slow_path() -> None:
     # An unknown content block sends the frame down the forgiving path.
     data = json.loads(ASSISTANT_FIRST)
     data["message"]["content"].append({"type": "hologram", "x": 1})
-    assistant = decode_frame(json.dumps(data).encode())
+    assistant = decode_frame(json.dumps(data).encode(), keep_unrecognized=True)
     assert isinstance(assistant, AssistantMessage)
     assert isinstance(assistant.content[1], UnknownBlock)
     assert (assistant.user_message_uuid, assistant.user_message_uuids) == (PROMPT, [PROMPT])
@@ -170,7 +176,7 @@ def test_peer_origin_with_keyword_key_and_unknown_kind_pass_through() -> None:
     assert user.origin["from"] == "uds:/tmp/x.sock"
 
     novel = {"kind": "hologram", "subkind": "scheduled-trigger", "brand_new": [1]}
-    result = decode_frame(_frame(type="result", subtype="success", origin=novel))
+    result = decode_frame(_result(origin=novel))
     assert isinstance(result, ResultMessage) and result.origin == novel
 
 
@@ -187,7 +193,7 @@ def test_result_with_odd_extras_is_still_a_result(extras: dict[str, Any], caplog
     # A result that arrived as UnknownMessage would never end the turn; the
     # extras only annotate it, so the result comes through without them.
     good = {"origin": {"kind": "human"}, "user_message_uuid": PROMPT, "user_message_uuids": [PROMPT]}
-    line = _frame(type="result", subtype="success", is_error=True, result="boom", **{**good, **extras})
+    line = _result(is_error=True, result="boom", **{**good, **extras})
     m = decode_frame(line)
     assert isinstance(m, ResultMessage)
     assert (m.subtype, m.is_error, m.result) == ("success", True, "boom")
@@ -199,7 +205,7 @@ def test_result_with_odd_extras_is_still_a_result(extras: dict[str, Any], caplog
 
 def test_origin_without_a_kind_counts_as_no_origin() -> None:
     for kindless in ({"no_kind": True}, {"kind": None}, {}):
-        result = decode_frame(_frame(type="result", subtype="success", origin=kindless, user_message_uuid=PROMPT))
+        result = decode_frame(_result(origin=kindless, user_message_uuid=PROMPT))
         assert isinstance(result, ResultMessage)
         assert (result.origin, result.user_message_uuid) == (None, PROMPT)
         user = decode_frame(_frame(type="user", message={"role": "user", "content": "x"}, origin=kindless))
@@ -216,7 +222,7 @@ json_values = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(st.dictionaries(st.sampled_from(["origin", "deferred_tool_use", "user_message_uuid", "user_message_uuids"]), json_values))
 def test_any_extras_on_a_sound_result_still_give_a_result(extras: dict[str, Any]) -> None:
-    m = decode_frame(_frame(type="result", subtype="success", num_turns=2, **extras))
+    m = decode_frame(_result(num_turns=2, **extras))
     assert isinstance(m, ResultMessage)
     assert m.num_turns == 2
     assert m.origin is None or isinstance(m.origin.get("kind"), str)
@@ -224,7 +230,7 @@ def test_any_extras_on_a_sound_result_still_give_a_result(extras: dict[str, Any]
 
 
 def test_result_with_a_bad_core_field_stays_unknown_even_with_extras() -> None:
-    line = _frame(type="result", subtype="success", is_error="yes", origin="human", user_message_uuid=PROMPT)
+    line = _result(is_error="yes", origin="human", user_message_uuid=PROMPT)
     m = decode_frame(line)
     assert isinstance(m, UnknownMessage)
     assert m.error and "is_error" in m.error
@@ -244,17 +250,20 @@ def test_deferred_tool_use_on_result() -> None:
 
 def test_deferred_tool_use_builds_positionally_and_tolerates_no_input() -> None:
     assert DeferredToolUse("toolu_1", "Bash", {"command": "ls"}).input == {"command": "ls"}
-    result = decode_frame(_frame(type="result", subtype="success", deferred_tool_use={"id": "t", "name": "Read"}))
+    # The official parser raises without "input"; the call is kept with none.
+    result = decode_frame(_result(deferred_tool_use={"id": "t", "name": "Read"}))
     assert isinstance(result, ResultMessage) and result.deferred_tool_use == DeferredToolUse("t", "Read", {})
-    null = decode_frame(_frame(type="result", subtype="success", deferred_tool_use=None))
+    null = decode_frame(_result(deferred_tool_use=None))
     assert isinstance(null, ResultMessage) and null.deferred_tool_use is None
 
 
-def test_result_with_new_fields_round_trips_through_encode() -> None:
+def test_result_with_new_fields_rebuilds_from_its_fields() -> None:
     for line in (RESULT_DEFERRED, RESULT_TASK_NOTIFICATION_TURN, RESULT_WITH_PROMPT_UUID):
         m = decode_frame(line)
         assert isinstance(m, ResultMessage)
-        assert decode_frame(msgspec.json.encode(m)) == m
+        fields = {f.name: getattr(m, f.name) for f in dataclasses.fields(m)}
+        assert ResultMessage(**fields) == m
+        assert json.loads(msgspec.json.encode(m)) == json.loads(json.dumps(dataclasses.asdict(m)))
 
 
 @pytest.mark.parametrize(
@@ -283,11 +292,11 @@ def test_task_updated_status_comes_from_the_patch() -> None:
         ({"status": "running"}, "running"),
         ({"end_time": 1}, None),  # a patch without a status says nothing about it
         ({"status": None}, None),
-        ({"status": 3}, None),
+        ({"status": 3}, 3),  # passed on as the binary wrote it, as the official parser does
         ({"status": "archived"}, "archived"),  # a value newer binaries may add
     ],
 )
-def test_task_updated_status_values(patch: dict[str, Any], status: str | None) -> None:
+def test_task_updated_status_values(patch: dict[str, Any], status: Any) -> None:
     m = decode_frame(_frame(type="system", subtype="task_updated", task_id="t", patch=patch))
     assert isinstance(m, TaskUpdatedMessage)
     assert m.status == status
@@ -310,13 +319,9 @@ def test_task_notification_status_and_usage_by_key() -> None:
     m = decode_frame(line)
     assert isinstance(m, TaskNotificationMessage)
     assert m.status == "stopped"
-    assert m.usage is not None
-    # The official TaskUsage is a TypedDict; code that indexes it keeps working.
-    assert (m.usage["total_tokens"], m.usage.tool_uses, m.usage.get("duration_ms")) == (7, 2, 30)
-    assert m.usage.get("nope") is None and m.usage.get("nope", 0) == 0
-    with pytest.raises(KeyError):
-        m.usage["nope"]
-    assert TaskUsage()["tool_uses"] == 0
+    # TaskUsage is a TypedDict, as in the official package: the frame's own dict.
+    assert m.usage == {"total_tokens": 7, "tool_uses": 2, "duration_ms": 30}
+    assert m.usage is m.data["usage"]
 
 
 # -- typed strings that stay open --------------------------------------------------------------
@@ -348,14 +353,16 @@ def test_rate_limit_info_keeps_the_raw_object_and_open_statuses() -> None:
     assert m.rate_limit_info.overage_status == "rejected"
     assert m.rate_limit_info.raw == info
 
-    newer = decode_frame(_frame(type="rate_limit_event", rate_limit_info={"status": "throttled", "rateLimitType": "hourly"}))
+    newer = decode_frame(
+        _frame(type="rate_limit_event", rate_limit_info={"status": "throttled", "rateLimitType": "hourly"}, uuid="u", session_id="s")
+    )
     assert isinstance(newer, RateLimitEvent)
     assert (newer.rate_limit_info.status, newer.rate_limit_info.rate_limit_type) == ("throttled", "hourly")
 
 
 @pytest.mark.parametrize("info", [3, None, [], {"status": 5}])
 def test_malformed_rate_limit_info_is_unknown_message_with_error(info: Any) -> None:
-    line = _frame(type="rate_limit_event", rate_limit_info=info, uuid="u")
+    line = _frame(type="rate_limit_event", rate_limit_info=info, uuid="u", session_id="s")
     m = decode_frame(line)
     assert isinstance(m, UnknownMessage)
     assert (m.type, m.data) == ("rate_limit_event", json.loads(line))
@@ -377,22 +384,24 @@ INIT_FIELDS: dict[str, Any] = {
 
 
 def test_init_typed_fields() -> None:
-    m = decode_frame(json.dumps(INIT_FIELDS).encode())
-    assert isinstance(m, InitSystemMessage)
+    message = decode_frame(json.dumps(INIT_FIELDS).encode())
+    m = InitSystemMessage.of(message)
+    assert m is not None
     assert m.uuid == "init-uuid"
     assert m.mcp_servers == [{"name": "calc", "status": "connected", "source": "sdk"}]
     assert m.plugins == [{"name": "p", "path": "builtin", "source": "p@builtin"}]
     assert (m.fast_mode_state, m.fast_mode_disabled_reason) == ("off", "sdk_opt_in_required")
     assert (m.capabilities, m.terminal_slash_commands) == (["interrupt_receipt_v1"], ["doctor"])
     assert (m.plugin_errors, m.betas) == (None, None)
-    assert m.data == INIT_FIELDS
+    assert (m.permission_mode, m.api_key_source) == ("default", "ANTHROPIC_API_KEY")
+    assert message.data == INIT_FIELDS
 
 
 def test_init_fields_not_sent_by_2_1_328_are_accepted() -> None:
     errors = [{"plugin": "inline[0]", "type": "path-not-found", "message": "no such dir", "path": "/nope"}]
     frame = {**INIT_FIELDS, "plugin_errors": errors, "betas": ["context-1m"], "fast_mode_state": "warp"}
-    m = decode_frame(json.dumps(frame).encode())
-    assert isinstance(m, InitSystemMessage)
+    m = InitSystemMessage.of(decode_frame(json.dumps(frame).encode()))
+    assert m is not None
     assert m.plugin_errors == errors
     assert m.betas == ["context-1m"]
     assert m.fast_mode_state == "warp"  # values the Literal does not list pass through
@@ -462,6 +471,5 @@ def test_shapes_module_stays_light() -> None:
     ],
 )
 def test_result_outcome(fields: dict[str, Any], outcome: str) -> None:
-    line = json.dumps({"type": "result", **fields}).encode()
-    message = decode_frame(line)
+    message = decode_frame(_result(**fields))
     assert isinstance(message, ResultMessage) and message.outcome == outcome

@@ -7,6 +7,7 @@ run with partial messages: thinking, text and a Bash call streamed as
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -113,7 +114,7 @@ def test_message_id_only_on_message_start(recorded: list[Any]) -> None:
 
 
 def test_stream_event_wire_shape_is_unchanged(recorded: list[Any]) -> None:
-    assert StreamEvent.__struct_fields__ == (
+    assert tuple(f.name for f in dataclasses.fields(StreamEvent)) == (
         "uuid",
         "session_id",
         "event",
@@ -126,6 +127,7 @@ def test_stream_event_wire_shape_is_unchanged(recorded: list[Any]) -> None:
     event = decode_line(line)
     assert isinstance(event, StreamEvent)
     assert "delta" not in msgspec.to_builtins(event)  # a property, never encoded
+    assert "delta" not in dataclasses.asdict(event) and "message_id" not in vars(event)
     assert msgspec.json.decode(msgspec.json.encode(event), type=StreamEvent) == event
 
 
@@ -318,5 +320,5 @@ def test_deltas_without_message_start_or_block_start() -> None:
 
 
 def test_empty_blocks_give_nothing() -> None:
-    assert _feed([_final(TextBlock(""), ThinkingBlock(""))]) == []
+    assert _feed([_final(TextBlock(""), ThinkingBlock("", ""))]) == []
     assert _feed([_start("m1"), _text(0, ""), _final(TextBlock(""))]) == []

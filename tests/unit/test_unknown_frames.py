@@ -1,8 +1,10 @@
 """Faults in the binary's output that the real binary cannot be made to produce.
 
 * Frame types and content blocks this version does not know, fed through
-  ``MockTransport`` into ``query()`` and ``ClaudeSDKClient``: they arrive in
-  place as ``UnknownMessage`` / ``UnknownBlock`` and the stream goes on.
+  ``MockTransport`` into ``query()`` and ``ClaudeSDKClient``: skipped by
+  default, as the official package does; with ``keep_unrecognized`` they
+  arrive in place as ``UnknownMessage`` / ``UnknownBlock``. Either way the
+  stream goes on.
 * A stand-in binary (a small Python script used as ``cli_path``) that closes
   its stdout but keeps running, or ends with a partial line: a typed error or
   the message, and the process is gone afterwards.
@@ -22,9 +24,9 @@ from claude_wrap import (
     ClaudeAgentOptions,
     ClaudeSDKClient,
     CLIJSONDecodeError,
-    InitSystemMessage,
     ProcessError,
     ResultMessage,
+    SystemMessage,
     TextBlock,
     UnknownBlock,
     UnknownMessage,
@@ -93,9 +95,13 @@ def _peer() -> MockTransport:
     return MockTransport(handler)
 
 
-def _check_turn(messages: list[Any], reply: str) -> None:
+def _check_turn(messages: list[Any], reply: str, keep: bool) -> None:
+    if not keep:
+        assert [type(m) for m in messages] == [SystemMessage, AssistantMessage, ResultMessage]
+        assert messages[1].content == [TextBlock(text=reply)]
+        return
     assert [type(m).__name__ for m in messages] == [
-        "InitSystemMessage",
+        "SystemMessage",
         "UnknownMessage",
         "AssistantMessage",
         "UnknownMessage",
@@ -114,21 +120,24 @@ def _check_turn(messages: list[Any], reply: str) -> None:
     assert isinstance(result, ResultMessage) and result.result == reply and not result.is_error
 
 
-async def test_query_yields_unknown_frames_and_blocks_in_place() -> None:
+@pytest.mark.parametrize("keep", [False, True])
+async def test_query_skips_or_keeps_unknown_frames_and_blocks_in_place(keep: bool) -> None:
     transport = _peer()
     with anyio.fail_after(10):
-        messages = [m async for m in query(prompt="hi", transport=transport)]
-    _check_turn(messages, "first")
+        options = ClaudeAgentOptions(keep_unrecognized=keep)
+        messages = [m async for m in query(prompt="hi", options=options, transport=transport)]
+    _check_turn(messages, "first", keep)
     assert transport.closed
 
 
-async def test_client_keeps_going_after_unknown_frames_across_turns() -> None:
+@pytest.mark.parametrize("keep", [False, True])
+async def test_client_keeps_going_after_unknown_frames_across_turns(keep: bool) -> None:
     transport = _peer()
     with anyio.fail_after(10):
-        async with ClaudeSDKClient(transport=transport) as client:
+        async with ClaudeSDKClient(ClaudeAgentOptions(keep_unrecognized=keep), transport=transport) as client:
             for reply in ("first", "second"):
                 await client.query(reply)
-                _check_turn([m async for m in client.receive_response()], reply)
+                _check_turn([m async for m in client.receive_response()], reply, keep)
     assert [f["message"]["content"] for f in transport.sent if f.get("type") == "user"] == ["first", "second"]
 
 
@@ -203,7 +212,7 @@ async def test_partial_last_line_at_eof_is_still_a_message(tmp_path: Path) -> No
     options, pid_file = _options(tmp_path, "partial-result")
     with anyio.fail_after(30):
         messages = [m async for m in query(prompt="hi", options=options)]
-    assert [type(m) for m in messages] == [InitSystemMessage, AssistantMessage, ResultMessage]
+    assert [type(m) for m in messages] == [SystemMessage, AssistantMessage, ResultMessage]
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "hello"
     assert _gone(int(pid_file.read_text()))
 
@@ -215,7 +224,7 @@ async def test_truncated_last_frame_is_a_typed_decode_error(tmp_path: Path) -> N
         with anyio.fail_after(30):
             async for message in query(prompt="hi", options=options):
                 seen.append(message)
-    assert [type(m) for m in seen] == [InitSystemMessage, AssistantMessage]
+    assert [type(m) for m in seen] == [SystemMessage, AssistantMessage]
     line = info.value.line
     assert (line if isinstance(line, bytes) else line.encode()).startswith(b'{"type": "assistant", "message"')
     assert _gone(int(pid_file.read_text()))
