@@ -15,8 +15,9 @@ Three measurements:
    the same ``ScriptedModel`` and timed from start to process exit (both
    include shutdown). The A/B runs are interleaved so machine noise hits both.
 3. Decode throughput of ``claude_wrap.decode_line`` over a recorded stream
-   (``tests/fixtures/recorded_stream.ndjson``) against ``json.loads`` plus a
-   walk of the dict that extracts the same information.
+   (``tests/fixtures/recorded_stream.ndjson``) against the official parser
+   (``json.loads`` + ``parse_message``, run in the official package's venv:
+   ``--official-python``), interleaved, with and without the stream events.
 
 Two more parts (``--only rss``, ``--only official``):
 
@@ -349,55 +350,42 @@ def record_stream(path: Path) -> int:
     return len(lines)
 
 
-def _walk_stdlib(line: bytes) -> Any:
-    """json.loads + the dict walk an application would do: dispatch on type,
-    pull the content blocks out of messages, the event type out of stream events."""
-    d = json.loads(line)
-    kind = d.get("type")
-    if kind == "stream_event":
-        ev = d["event"]
-        et = ev.get("type")
-        delta = ev.get("delta")
-        return ("stream_event", et, delta.get("type") if delta else None, d.get("session_id"))
-    if kind in ("assistant", "user"):
-        msg = d["message"]
-        content = msg["content"]
-        blocks: Any
-        if isinstance(content, str):
-            blocks = content
-        else:
-            blocks = []
-            for b in content:
-                bt = b.get("type")
-                if bt == "text":
-                    blocks.append((bt, b["text"]))
-                elif bt == "thinking":
-                    blocks.append((bt, b["thinking"], b.get("signature", "")))
-                elif bt == "tool_use":
-                    blocks.append((bt, b["id"], b["name"], b.get("input", {})))
-                elif bt == "tool_result":
-                    blocks.append((bt, b["tool_use_id"], b.get("content"), b.get("is_error")))
-                else:
-                    blocks.append((bt, b))
-        return (kind, blocks, msg.get("model"), d.get("parent_tool_use_id"), d.get("session_id"))
-    if kind == "system":
-        return ("system", d.get("subtype"), d.get("session_id"), d)
-    if kind == "result":
-        return (
-            "result",
-            d.get("subtype"),
-            d.get("is_error"),
-            d.get("num_turns"),
-            d.get("total_cost_usd"),
-            d.get("result"),
-            d.get("usage"),
-        )
-    if kind and kind.startswith("control_"):
-        return None
-    return (kind, d)
+DECODE_TARGET_RATIO = 2.5
+
+# The official parser, as its package runs it on each stdout line: json.loads,
+# then parse_message. Runs in the official venv and times rounds on request,
+# so both sides can be interleaved: each stdin line "<stream> <repeat>" gets
+# back the seconds one round took. First it prints the repr of every message,
+# so the caller can check both sides produce the same messages.
+_OFFICIAL_DECODE = r"""
+import json, sys, time
+from claude_agent_sdk._internal.message_parser import parse_message
+
+lines = [ln for ln in open(sys.argv[1], "rb").read().splitlines() if ln.strip()]
+streams = {"all": lines, "messages": [ln for ln in lines if json.loads(ln).get("type") != "stream_event"]}
+print(json.dumps([repr(parse_message(json.loads(ln))) for ln in lines]), flush=True)
+for command in sys.stdin:
+    name, repeat = command.split()
+    chosen = streams[name]
+    start = time.perf_counter()
+    for _ in range(int(repeat)):
+        for ln in chosen:
+            parse_message(json.loads(ln))
+    print(time.perf_counter() - start, flush=True)
+"""
 
 
-def bench_decode(target_messages: int, rounds: int) -> dict[str, Any]:
+def official_python() -> Path:
+    """The official package's interpreter: ``$CLAUDE_WRAP_OFFICIAL_PYTHON``,
+    else the venv the build directory holds."""
+    configured = os.environ.get("CLAUDE_WRAP_OFFICIAL_PYTHON")
+    return Path(configured) if configured else ROOT / "build" / "official-venv" / "bin" / "python"
+
+
+def bench_decode(target_messages: int, rounds: int, python: Path) -> dict[str, Any] | None:
+    """``decode_line`` against the official parser on the same recorded lines,
+    interleaved round by round: the whole stream (partial messages on, mostly
+    stream events) and the same stream without its stream events."""
     from claude_wrap import decode_line
 
     if not FIXTURE.exists():
@@ -408,42 +396,57 @@ def bench_decode(target_messages: int, rounds: int) -> dict[str, Any]:
     for ln in lines:
         k = json.loads(ln).get("type", "?")
         kinds[k] = kinds.get(k, 0) + 1
-    repeat = max(1, target_messages // len(lines))
-    total = repeat * len(lines)
+    streams = {"all": lines, "messages": [ln for ln in lines if json.loads(ln).get("type") != "stream_event"]}
+    if not python.exists():
+        log(f"decode: skipped, no official package at {python} (create its venv or pass --official-python)")
+        return None
+    worker = subprocess.Popen(
+        [str(python), "-c", _OFFICIAL_DECODE, str(FIXTURE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert worker.stdin is not None and worker.stdout is not None
+    try:
+        theirs_reprs = json.loads(worker.stdout.readline())
+        same = theirs_reprs == [repr(decode_line(ln)) for ln in lines]
 
-    # Sanity: both paths see the same frames.
-    for ln in lines:
-        decode_line(ln)
-        _walk_stdlib(ln)
+        def official_round(name: str, repeat: int) -> float:
+            worker.stdin.write(f"{name} {repeat}\n")  # type: ignore[union-attr]
+            worker.stdin.flush()  # type: ignore[union-attr]
+            return float(worker.stdout.readline())  # type: ignore[union-attr]
 
-    def run(fn: Callable[[bytes], Any]) -> float:
-        start = time.perf_counter()
-        for _ in range(repeat):
-            for ln in lines:
-                fn(ln)
-        return time.perf_counter() - start
+        def our_round(name: str, repeat: int) -> float:
+            chosen = streams[name]
+            start = time.perf_counter()
+            for _ in range(repeat):
+                for ln in chosen:
+                    decode_line(ln)
+            return time.perf_counter() - start
 
-    ours: list[float] = []
-    stdlib: list[float] = []
-    for i in range(rounds):  # interleaved, alternating order
-        order = [(ours, decode_line), (stdlib, _walk_stdlib)]
-        if i % 2:
-            order.reverse()
-        for sink, fn in order:
-            sink.append(run(fn))
-    ours_rate = total / median(ours)
-    std_rate = total / median(stdlib)
-    return {
-        "fixture": str(FIXTURE.relative_to(ROOT)),
-        "lines": len(lines),
-        "frame_types": kinds,
-        "bytes": sum(len(ln) + 1 for ln in lines),
-        "messages_per_round": total,
-        "rounds": rounds,
-        "decode_line_msgs_per_s": ours_rate,
-        "json_walk_msgs_per_s": std_rate,
-        "ratio": ours_rate / std_rate,
-    }
+        out: dict[str, Any] = {
+            "fixture": str(FIXTURE.relative_to(ROOT)),
+            "frame_types": kinds,
+            "rounds": rounds,
+            "same_messages": same,
+        }
+        for name, chosen in streams.items():
+            repeat = max(1, target_messages // len(chosen))
+            ours: list[float] = []
+            theirs: list[float] = []
+            for i in range(rounds):  # interleaved, alternating order
+                sides = [(ours, our_round), (theirs, official_round)]
+                for sink, fn in sides if i % 2 == 0 else reversed(sides):
+                    sink.append(fn(name, repeat))
+            total = repeat * len(chosen)
+            out[name] = {
+                "lines": len(chosen),
+                "messages_per_round": total,
+                "ours_msgs_per_s": total / median(ours),
+                "official_msgs_per_s": total / median(theirs),
+                "ratio": median(theirs) / median(ours),
+            }
+        return out
+    finally:
+        worker.stdin.close()
+        worker.wait(timeout=30)
 
 
 # ---------------------------------------------------------------------------
@@ -884,23 +887,25 @@ def render(results: dict[str, Any]) -> str:
         )
     d = results.get("decode")
     if d:
-        rows.append(
-            (
-                "`decode_line` (typed messages)",
-                f"{d['decode_line_msgs_per_s'] / 1000:.0f} k msg/s",
-                f"{d['lines']}-line recorded stream × {d['messages_per_round'] // d['lines']}",
-                "",
+        for name, label in (("all", "recorded stream"), ("messages", "same, without stream events")):
+            part = d[name]
+            rows.append(
+                (
+                    f"decode, {label}: `decode_line` vs official parser",
+                    f"{part['ours_msgs_per_s'] / 1000:.0f} vs {part['official_msgs_per_s'] / 1000:.0f} k msg/s",
+                    f"{part['lines']} lines × {part['messages_per_round'] // part['lines']}; "
+                    f"median of {d['rounds']} interleaved rounds",
+                    "",
+                )
             )
-        )
-        rows.append(
-            (
-                "`json.loads` + dict walk",
-                f"{d['json_walk_msgs_per_s'] / 1000:.0f} k msg/s",
-                f"median of {d['rounds']} interleaved rounds",
-                "",
+            rows.append(
+                (
+                    f"decode, {label}: ours / official",
+                    f"{part['ratio']:.2f}×",
+                    "same messages (repr)" if d["same_messages"] else "MESSAGES DIFFER",
+                    f"≥ {DECODE_TARGET_RATIO:.1f}×",
+                )
             )
-        )
-        rows.append(("`decode_line` / stdlib", f"{d['ratio']:.2f}×", "higher is better", ""))
     r = results.get("roundtrip")
     if r:
         for kind, label in ROUNDTRIP_KINDS.items():
@@ -981,6 +986,13 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help=f"create {OFFICIAL_VENV} with the official claude-agent-sdk for the 'official' part, and exit",
     )
+    parser.add_argument(
+        "--official-python",
+        type=Path,
+        default=official_python(),
+        help="the official package's interpreter for the decode part "
+        "(default: $CLAUDE_WRAP_OFFICIAL_PYTHON, else build/official-venv/bin/python)",
+    )
     args = parser.parse_args(argv)
     if args.setup_official:
         return setup_official()
@@ -993,7 +1005,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = args.runs if args.runs is not None else (3 if args.quick else 10)
     import_runs = 5 if args.quick else 15
     decode_target = 50_000 if args.quick else 200_000
-    decode_rounds = 3 if args.quick else 5
+    decode_rounds = 3 if args.quick else 7
     parts = set(args.only or ["import", "query", "decode", "roundtrip", "pool", "rss", "official"])
 
     results: dict[str, Any] = {"machine": machine()}
@@ -1004,7 +1016,9 @@ def main(argv: list[str] | None = None) -> int:
         results["query"] = bench_query(runs)
     if "decode" in parts:
         log(f"decode: ~{decode_target} messages × {decode_rounds} rounds per side")
-        results["decode"] = bench_decode(decode_target, decode_rounds)
+        decode = bench_decode(decode_target, decode_rounds, args.official_python)
+        if decode is not None:
+            results["decode"] = decode
 
     if "roundtrip" in parts:
         log("control round trips")
