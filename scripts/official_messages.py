@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import claude_agent_sdk
 from claude_agent_sdk import types
@@ -31,29 +31,14 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 OUT = FIXTURES / "official_messages.json"
 
-CLASSES = [
-    "UserMessage",
-    "AssistantMessage",
-    "SystemMessage",
-    "TaskStartedMessage",
-    "TaskProgressMessage",
-    "TaskNotificationMessage",
-    "TaskUpdatedMessage",
-    "MirrorErrorMessage",
-    "HookEventMessage",
-    "ResultMessage",
-    "StreamEvent",
-    "RateLimitEvent",
-    "RateLimitInfo",
-    "ConversationResetMessage",
-    "DeferredToolUse",
-    "TextBlock",
-    "ThinkingBlock",
-    "ToolUseBlock",
-    "ToolResultBlock",
-    "ServerToolUseBlock",
-    "ServerToolResultBlock",
-]
+
+def _classes() -> list[type]:
+    """Every message and content block class, the system subclasses and the
+    dataclasses nested in messages, as the official package defines them."""
+    found: list[type] = []
+    for cls in (*get_args(types.Message), *get_args(types.ContentBlock)):
+        found += [cls, *cls.__subclasses__()]
+    return [*found, types.RateLimitInfo, types.DeferredToolUse]
 
 
 def _field(f: dataclasses.Field[Any]) -> dict[str, Any]:
@@ -115,11 +100,11 @@ def main() -> None:
         samples.append({"file": "recorded_stream.ndjson", "line": i, **_outcome(recorded[i])})
     record = {
         "version": claude_agent_sdk.__version__,
-        "classes": {name: _class(getattr(types, name)) for name in CLASSES},
+        "classes": {cls.__name__: _class(cls) for cls in _classes()},
         "samples": samples,
     }
     OUT.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
-    print(f"wrote {OUT.relative_to(ROOT)}: {len(CLASSES)} classes, {len(samples)} samples")
+    print(f"wrote {OUT.relative_to(ROOT)}: {len(record['classes'])} classes, {len(samples)} samples")
 
 
 if __name__ == "__main__":
