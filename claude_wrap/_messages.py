@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import Any, Literal, Union
 
 import msgspec
 
@@ -48,9 +48,7 @@ from ._message_shapes import (
     TaskUpdatedStatus,
     TaskUsage,
 )
-
-if TYPE_CHECKING:
-    from ._session_store import SessionKey
+from ._session_store import SessionKey
 
 __all__ = [
     "AssistantMessage",
@@ -153,6 +151,8 @@ class ServerToolResultBlock:
 
     tool_use_id: str
     content: dict[str, Any]
+    """A dict for ``advisor_tool_result``; a list for the web search and web
+    fetch results ``keep_unrecognized`` adds."""
 
 
 @dataclass
