@@ -265,7 +265,12 @@ def _build_options(args: argparse.Namespace) -> Any:
 def _encode_json(message: Message) -> bytes:
     import msgspec
 
-    return b'{"kind":"' + type(message).__name__.encode() + b'","message":' + msgspec.json.encode(message) + b"}\n"
+    body = msgspec.to_builtins(message)
+    content = getattr(message, "content", None)
+    if isinstance(content, list):
+        # Blocks are dataclasses without a type field: name each, as the message is.
+        body["content"] = [{"kind": type(b).__name__, **fields} for b, fields in zip(content, body["content"])]
+    return msgspec.json.encode({"kind": type(message).__name__, "message": body}) + b"\n"
 
 
 def cmd_run(args: argparse.Namespace) -> int:

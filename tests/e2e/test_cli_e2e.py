@@ -67,7 +67,8 @@ def test_run_json_prints_one_message_per_line(scripted_model: ScriptedModel, cli
     assert kinds[0] == "SystemMessage" and records[0]["message"]["subtype"] == "init" and kinds[-1] == "ResultMessage"
     assert "StreamEvent" not in kinds
     assert records[-1]["message"]["result"] == "as json"
-    assert any(r["kind"] == "AssistantMessage" and r["message"]["content"][0]["text"] == "as json" for r in records)
+    texts = [r["message"]["content"][0] for r in records if r["kind"] == "AssistantMessage"]
+    assert {"kind": "TextBlock", "text": "as json"} in texts
 
 
 def test_run_error_result_exits_non_zero(scripted_model: ScriptedModel, cli_env: dict[str, str]) -> None:

@@ -15,7 +15,7 @@ from claude_wrap import (
     ToolUseBlock,
     UserMessage,
 )
-from claude_wrap._cli import LiveView, build_parser
+from claude_wrap._cli import LiveView, _encode_json, build_parser
 
 
 def _delta(text: str) -> StreamEvent:
@@ -79,6 +79,20 @@ def test_view_of_a_recorded_partial_stream_shows_each_text_once() -> None:
     shown = out.getvalue()
     assert len(texts) == 2 and all(shown.count(t) == 1 for t in texts)
     assert shown.startswith(texts[0] + "\n  ✓ Bash(command=")
+
+
+def test_json_lines_name_each_message_and_block() -> None:
+    import json
+
+    message = AssistantMessage(content=[TextBlock("hi"), ToolUseBlock("t1", "Bash", {"command": "ls"})], model="m")
+    record = json.loads(_encode_json(message))
+    assert record["kind"] == "AssistantMessage"
+    assert record["message"]["content"] == [
+        {"kind": "TextBlock", "text": "hi"},
+        {"kind": "ToolUseBlock", "id": "t1", "name": "Bash", "input": {"command": "ls"}},
+    ]
+    assert record["message"]["model"] == "m"
+    assert json.loads(_encode_json(UserMessage(content="plain")))["message"]["content"] == "plain"
 
 
 def test_parser_knows_the_commands() -> None:
