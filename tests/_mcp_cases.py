@@ -114,6 +114,7 @@ SCHEMAS: dict[str, Any] = {
         "bytes": bytes,
     },
     "nested": {"who": Person, "many": list[Address], "ext": ExtPerson},
+    "fragments": {"a": {"type": "number"}, "b": [int], "c": "int"},  # values that are not types
     "empty": {},
     "typeddict": Person,
     "typeddict_total_false": Partial,
@@ -228,6 +229,8 @@ CALLS: list[tuple[str, Any]] = [
     ("nested", {"who": {"name": "Ada", "home": {"street": "1"}, "tags": [], "pet": {"legs": 4}}, "many": [], "ext": "e"}),
     ("nested", {"who": {"name": "Ada", "home": {"street": "1"}, "tags": [1], "pet": {"kind": "cat"}}, "many": [], "ext": "e"}),
     ("nested", {"who": {"home": {"street": "1"}, "tags": [], "pet": {"kind": "cat"}}, "many": [{"zip": "x"}], "ext": {}}),
+    ("fragments", {"a": 1, "b": [1], "c": 1}),
+    ("fragments", {"a": "1", "b": "[1]", "c": "1"}),
     ("empty", {}),
     ("empty", {"anything": 1}),
     ("typeddict", {"name": "Ada", "home": {"street": "s"}, "tags": ["x"], "pet": {"kind": "dog", "legs": 4.0}}),
