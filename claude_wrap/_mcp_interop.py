@@ -12,9 +12,10 @@ own ``initialize`` handshake. That uses only ``mcp``'s stable public API
 and 2.x alike, and keeps the user's handlers on the caller's event loop
 (asyncio or trio). The cost is one extra in-memory handshake per request.
 
-Requests the server sends back (sampling, elicitation, roots) are refused
-with JSON-RPC -32601, and its notifications are dropped, as in the official
-package.
+Requests the server sends back are answered as the official package
+answers them: a ``ping`` with an empty result, anything else (sampling,
+elicitation, roots) refused with JSON-RPC -32601; its notifications are
+dropped.
 """
 
 from __future__ import annotations
@@ -125,16 +126,13 @@ class LowLevelServerBridge:
     async def _reply_to(self, msg_id: Any, from_server: Any, to_server: Any) -> dict[str, Any]:
         async for item in from_server:
             out = self._unwrap(item)
-            if "method" in out and "id" in out:  # the server asks us something: refuse
-                await to_server.send(
-                    self._wrap(
-                        {
-                            "jsonrpc": "2.0",
-                            "id": out["id"],
-                            "error": {"code": -32601, "message": f"{out['method']} is not supported"},
-                        }
-                    )
-                )
+            if "method" in out and "id" in out:  # the server asks us something
+                answer: dict[str, Any] = {"jsonrpc": "2.0", "id": out["id"]}
+                if out["method"] == "ping":
+                    answer["result"] = {}
+                else:
+                    answer["error"] = {"code": -32601, "message": f"{out['method']} is not supported for SDK servers"}
+                await to_server.send(self._wrap(answer))
             elif out.get("id") == msg_id and "method" not in out:
                 return out
         raise RuntimeError(f"MCP server {self.name!r} stopped without answering")

@@ -1,266 +1,313 @@
-"""``@tool``: Python functions as MCP tools, with typed, validated inputs.
+"""``@tool``: declaring Python functions as the tools of an in-process MCP server.
 
-``input_schema`` may be
+A tool declared here shows the model the same schema, and its handler gets
+the same arguments, as on the official package. ``input_schema`` may be
 
-* a dict of ``{parameter: python type}``: every key is required unless its
-  type is ``Optional[...]``; the handler gets the validated dict;
-* a ``TypedDict`` class: required keys as the class declares them; the
-  handler gets the validated dict;
-* a pydantic model class: the handler gets a validated model instance;
-* a raw JSON Schema dict (it has a string ``"type"`` or ``"properties"``):
-  checked by our own small validator (``_json_schema``); the handler gets
-  the arguments as sent.
+* a JSON Schema dict (a string ``"type"`` and a ``"properties"`` key): sent
+  as it is;
+* any other dict, of ``{name: python type}``: an object whose every name is
+  required, each type converted as ``_type_schema`` says (``Optional[T]``
+  is ``T``; ``Annotated[T, "text"]`` adds a description; types it does not
+  know become strings);
+* a ``TypedDict`` class: an object of its keys, the required ones sorted;
+* anything else (a plain class, a dataclass, ``None``): an object without
+  properties.
 
-``Annotated[T, "text"]`` anywhere in a dict or ``TypedDict`` becomes that
-value's ``description``. Types become JSON Schema through pydantic, with
-``$ref``s inlined where that terminates (recursive types keep ``$defs``).
+Arguments are checked against that schema (``_json_schema``) and then
+handed to the handler exactly as the model sent them: ``15`` stays an int
+even where the schema says ``float``.
+
+Our one extension: a pydantic model class as ``input_schema`` sends the
+model's full JSON Schema and hands the handler a validated instance (with
+pydantic's conversions). pydantic is imported for that case only
+(``_tool_models``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
-import inspect
-import json
+import sys
+import types
 import typing
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
-from pydantic.json_schema import GenerateJsonSchema
-from typing_extensions import NotRequired, Required, TypedDict, is_typeddict
+from ._json_schema import validation_message
 
-from ._json_schema import schema_errors
+if sys.version_info >= (3, 11):
+    from typing import get_type_hints as _type_hints
+    from typing import is_typeddict as _is_typeddict
+else:  # 3.10's typing knows neither typing_extensions' TypedDicts nor NotRequired
+    from typing_extensions import get_type_hints as _type_hints
+    from typing_extensions import is_typeddict as _is_typeddict
 
-__all__ = ["SdkMcpTool", "ToolAnnotations", "ToolInputError", "tool", "tool_result"]
+__all__ = [
+    "InputSpec",
+    "SdkMcpTool",
+    "ToolAnnotations",
+    "ToolInputError",
+    "input_spec",
+    "lax_bool",
+    "tool",
+    "wire_annotations",
+]
 
 T = TypeVar("T")
 
-ToolHandler = Callable[[Any], Union[Awaitable[Any], Any]]
+
+# -- annotations -------------------------------------------------------------------------------
+
+_HINTS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+_TRUE_WORDS = frozenset({"1", "on", "t", "true", "y", "yes"})
+_FALSE_WORDS = frozenset({"0", "off", "f", "false", "n", "no"})
 
 
-class ToolAnnotations(BaseModel):
-    """Hints about a tool's behaviour, passed to the binary with the tool.
+def lax_bool(value: Any, what: str) -> bool:
+    """``value`` as a bool, taking what the official package's pydantic models take."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.lower() in _TRUE_WORDS | _FALSE_WORDS:
+        return value.lower() in _TRUE_WORDS
+    raise ValueError(f"{what} must be a boolean, got {value!r}")
 
-    Accepts camelCase (``readOnlyHint``) and snake_case (``read_only_hint``).
-    ``maxResultSizeChars`` raises the binary's limit on how much of the
-    result it keeps inline; it travels in the tool's ``_meta`` as
-    ``anthropic/maxResultSizeChars``, the rest as MCP tool ``annotations``.
+
+def _hint(name: str, value: Any) -> bool | None:
+    return None if value is None else lax_bool(value, f"ToolAnnotations {name}")
+
+
+def _size(value: Any) -> int | None:
+    if value is None or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value)
+    raise ValueError(f"ToolAnnotations maxResultSizeChars must be an integer, got {value!r}")
+
+
+def _pick(wire: Any, snake: Any) -> Any:
+    return wire if wire is not None else snake  # given both, the wire name wins
+
+
+class ToolAnnotations:
+    """Hints about a tool, shown to the binary with it; the official package's class.
+
+    Every hint takes either spelling, ``ToolAnnotations(readOnlyHint=True)``
+    or ``ToolAnnotations(read_only_hint=True)``, and reads back in both.
+    ``title``, ``readOnlyHint``, ``destructiveHint``, ``idempotentHint`` and
+    ``openWorldHint`` travel as the MCP tool ``annotations``.
+    ``maxResultSizeChars`` is the size, in characters, up to which the binary
+    keeps the tool's result inline instead of saving it to a file and showing
+    a preview; it travels in the tool's ``_meta``. Other keywords are kept as
+    attributes and not sent, as on the official package.
     """
 
-    model_config = ConfigDict(extra="allow", populate_by_name=True, frozen=True)
+    title: str | None
+    readOnlyHint: bool | None  # noqa: N815 - the wire spelling, as in MCP
+    destructiveHint: bool | None  # noqa: N815
+    idempotentHint: bool | None  # noqa: N815
+    openWorldHint: bool | None  # noqa: N815
+    maxResultSizeChars: int | None  # noqa: N815
 
-    title: str | None = None
-    readOnlyHint: bool | None = Field(default=None, alias="read_only_hint")
-    destructiveHint: bool | None = Field(default=None, alias="destructive_hint")
-    idempotentHint: bool | None = Field(default=None, alias="idempotent_hint")
-    openWorldHint: bool | None = Field(default=None, alias="open_world_hint")
-    maxResultSizeChars: int | None = Field(default=None, alias="max_result_size_chars", gt=0)
+    def __init__(
+        self,
+        *,
+        title: str | None = None,
+        readOnlyHint: bool | None = None,  # noqa: N803
+        read_only_hint: bool | None = None,
+        destructiveHint: bool | None = None,  # noqa: N803
+        destructive_hint: bool | None = None,
+        idempotentHint: bool | None = None,  # noqa: N803
+        idempotent_hint: bool | None = None,
+        openWorldHint: bool | None = None,  # noqa: N803
+        open_world_hint: bool | None = None,
+        maxResultSizeChars: int | None = None,  # noqa: N803
+        max_result_size_chars: int | None = None,
+        **extra: Any,
+    ) -> None:
+        if title is not None and not isinstance(title, str):
+            raise ValueError(f"ToolAnnotations title must be a string, got {title!r}")
+        self.title = title
+        self.readOnlyHint = _hint("readOnlyHint", _pick(readOnlyHint, read_only_hint))
+        self.destructiveHint = _hint("destructiveHint", _pick(destructiveHint, destructive_hint))
+        self.idempotentHint = _hint("idempotentHint", _pick(idempotentHint, idempotent_hint))
+        self.openWorldHint = _hint("openWorldHint", _pick(openWorldHint, open_world_hint))
+        self.maxResultSizeChars = _size(_pick(maxResultSizeChars, max_result_size_chars))
+        self._extra = dict(extra)
+        for key, value in extra.items():
+            setattr(self, key, value)
 
-    def wire(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        """``(annotations, _meta)`` as they go into ``tools/list``."""
-        values = self.model_dump(exclude_none=True, by_alias=False)
-        meta: dict[str, Any] = {}
-        limit = values.pop("maxResultSizeChars", None)
-        if limit is not None:
-            meta["anthropic/maxResultSizeChars"] = limit
-        return values, meta
+    @property
+    def read_only_hint(self) -> bool | None:
+        return self.readOnlyHint
+
+    @property
+    def destructive_hint(self) -> bool | None:
+        return self.destructiveHint
+
+    @property
+    def idempotent_hint(self) -> bool | None:
+        return self.idempotentHint
+
+    @property
+    def open_world_hint(self) -> bool | None:
+        return self.openWorldHint
+
+    @property
+    def max_result_size_chars(self) -> int | None:
+        return self.maxResultSizeChars
+
+    def _values(self) -> dict[str, Any]:
+        named = {key: getattr(self, key) for key in (*_HINTS, "maxResultSizeChars")}
+        return {key: value for key, value in {**named, **self._extra}.items() if value is not None}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ToolAnnotations):
+            return NotImplemented
+        return self._values() == other._values()
+
+    # Mutable, so unhashable, like the official package's model.
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ToolAnnotations({', '.join(f'{k}={v!r}' for k, v in self._values().items())})"
+
+
+_SNAKE_HINTS = {"read_only_hint": "readOnlyHint", "destructive_hint": "destructiveHint",
+                "idempotent_hint": "idempotentHint", "open_world_hint": "openWorldHint"}  # fmt: skip
+
+
+def wire_annotations(value: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """``(annotations, _meta)`` of a tool's ``tools/list`` entry, as the official package sends them.
+
+    ``value`` is a ``ToolAnnotations``, an ``mcp.types.ToolAnnotations``, a
+    dict of hints in either spelling, or ``None``. Only the MCP hints are
+    sent as annotations; the size limit goes into ``_meta``, and only from
+    an object that has it as an attribute (a dict's is dropped, as there).
+    """
+    if value is None:
+        return None, None
+    if isinstance(value, ToolAnnotations):
+        notes, size = value, value.maxResultSizeChars
+    elif isinstance(value, Mapping):
+        known = {key: value[key] for key in (*_HINTS, *_SNAKE_HINTS) if key in value}
+        notes, size = ToolAnnotations(**known), None
+    elif callable(getattr(value, "model_dump", None)):  # an mcp (pydantic) ToolAnnotations
+        dumped = value.model_dump(by_alias=True, exclude_none=True)
+        notes = ToolAnnotations(**{key: dumped[key] for key in _HINTS if key in dumped})
+        size = _size(getattr(value, "maxResultSizeChars", None))
+    else:
+        raise TypeError(f"annotations must be a ToolAnnotations or a dict of hints, got {type(value).__name__}")
+    hints = {key: getattr(notes, key) for key in _HINTS if getattr(notes, key) is not None}
+    return hints, None if size is None else {"anthropic/maxResultSizeChars": size}
+
+
+# -- input schemas -----------------------------------------------------------------------------
+
+
+def _type_schema(tp: Any) -> dict[str, Any]:
+    """A Python type as JSON Schema, the way the official package converts it."""
+    origin = typing.get_origin(tp)
+    if getattr(origin, "_name", None) in ("NotRequired", "Required", "ReadOnly"):
+        return _type_schema(typing.get_args(tp)[0])
+    if origin is typing.Annotated:
+        base, *metadata = typing.get_args(tp)
+        schema = _type_schema(base)
+        text = next((item for item in metadata if isinstance(item, str)), None)
+        if text is not None:
+            schema["description"] = text
+        return schema
+    if tp is str:
+        return {"type": "string"}
+    if tp is int:
+        return {"type": "integer"}
+    if tp is float:
+        return {"type": "number"}
+    if tp is bool:
+        return {"type": "boolean"}
+    origin = getattr(tp, "__origin__", None)
+    if origin is Union or isinstance(tp, types.UnionType):
+        present = [arg for arg in tp.__args__ if arg is not type(None)]
+        if len(present) == 1:
+            return _type_schema(present[0])
+        return {"anyOf": [_type_schema(arg) for arg in present]}
+    if origin is list:
+        args = getattr(tp, "__args__", None)
+        return {"type": "array", "items": _type_schema(args[0])} if args else {"type": "array"}
+    if origin is dict or tp is dict:
+        return {"type": "object"}
+    if tp is list:
+        return {"type": "array"}
+    if _is_typeddict(tp):
+        return _typeddict_schema(tp)
+    return {"type": "string"}
+
+
+def _typeddict_schema(td: Any) -> dict[str, Any]:
+    properties = {key: _type_schema(hint) for key, hint in _type_hints(td, include_extras=True).items()}
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    required = getattr(td, "__required_keys__", set(properties))
+    if required:
+        schema["required"] = sorted(required)
+    return schema
+
+
+def input_json_schema(input_schema: Any) -> dict[str, Any]:
+    """The JSON Schema the model sees for ``input_schema`` (pydantic models aside)."""
+    if isinstance(input_schema, dict):
+        if "type" in input_schema and "properties" in input_schema and isinstance(input_schema["type"], str):
+            return input_schema
+        properties = {name: _type_schema(tp) for name, tp in input_schema.items()}
+        return {"type": "object", "properties": properties, "required": list(properties)}
+    if _is_typeddict(input_schema):
+        return _typeddict_schema(input_schema)
+    return {"type": "object", "properties": {}}
 
 
 class ToolInputError(ValueError):
-    """The arguments the model sent do not fit the tool's input schema."""
+    """The arguments the model sent do not fit the tool's input schema.
 
-
-# -- input schemas --------------------------------------------------------------------
-
-
-class _Description:
-    """``Annotated`` metadata that sets the JSON Schema ``description``."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> dict[str, Any]:
-        schema: dict[str, Any] = handler(core_schema)
-        schema["description"] = self.text
-        return schema
-
-
-class _Schema(GenerateJsonSchema):
-    """pydantic's generator without a ``title`` on every property."""
-
-    def field_title_should_be_set(self, schema: Any) -> bool:
-        return False
-
-
-def _with_descriptions(tp: Any, seen: dict[int, Any]) -> Any:
-    """``tp`` with every ``Annotated[..., "text"]`` turned into a description.
-
-    Rebuilds the generic aliases and ``TypedDict``s on the way; pydantic
-    models are left alone (their fields take ``Field(description=...)``).
+    ``str()`` is the text the model is shown.
     """
-    origin = typing.get_origin(tp)
-    if origin is typing.Annotated:
-        base, *meta = typing.get_args(tp)
-        extras = tuple(_Description(m) if isinstance(m, str) else m for m in meta)
-        return typing.Annotated[(_with_descriptions(base, seen),) + extras]
-    if is_typeddict(tp):
-        return _rebuild_typeddict(tp, seen)
-    if origin is None or origin is typing.Literal:
-        return tp
-    args = typing.get_args(tp)
-    if not args:
-        return tp
-    new_args = tuple(_with_descriptions(a, seen) if a is not Ellipsis else a for a in args)
-    if origin in (Union, _union_type()):
-        return Union[new_args]
-    if origin in (Required, NotRequired):
-        return origin[new_args[0]]
-    try:
-        return origin[new_args]
-    except TypeError:  # an alias we cannot rebuild: keep it as written
-        return tp
-
-
-# The functional form, typed loosely: mypy only accepts literal TypedDict definitions.
-_typeddict: Any = TypedDict
-
-
-def _rebuild_typeddict(td: Any, seen: dict[int, Any]) -> Any:
-    if id(td) in seen:
-        return seen[id(td)]
-    hints = typing.get_type_hints(td, include_extras=True)
-    required = set(getattr(td, "__required_keys__", hints))
-    fields: dict[str, Any] = {}
-    for key, hint in hints.items():
-        is_required = key in required
-        # Under ``from __future__ import annotations`` the class cannot see
-        # NotRequired[...] in its string annotations, so trust the resolved hint.
-        if typing.get_origin(hint) in (Required, NotRequired):
-            is_required = typing.get_origin(hint) is Required
-            hint = typing.get_args(hint)[0]
-        hint = _with_descriptions(hint, seen)
-        fields[key] = Required[hint] if is_required else NotRequired[hint]
-    rebuilt = _typeddict(td.__name__, fields)
-    rebuilt.__doc__ = td.__doc__
-    seen[id(td)] = rebuilt
-    return rebuilt
-
-
-def _is_optional(tp: Any) -> bool:
-    if typing.get_origin(tp) is typing.Annotated:
-        tp = typing.get_args(tp)[0]
-    return type(None) in typing.get_args(tp) if typing.get_origin(tp) in (Union, _union_type()) else tp is None
-
-
-def _union_type() -> Any:
-    import types
-
-    return getattr(types, "UnionType", Union)
-
-
-def _inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
-    """Replace ``$ref``s by their definitions, unless a definition refers to itself."""
-    defs = schema.get("$defs")
-    if not isinstance(defs, dict):
-        return schema
-
-    class _Cycle(Exception):
-        pass
-
-    def walk(node: Any, stack: tuple[str, ...]) -> Any:
-        if isinstance(node, list):
-            return [walk(item, stack) for item in node]
-        if not isinstance(node, dict):
-            return node
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            name = ref[len("#/$defs/"):]
-            if name in stack:
-                raise _Cycle
-            target = walk(defs[name], (*stack, name))
-            rest = {k: walk(v, stack) for k, v in node.items() if k != "$ref"}
-            return {**target, **rest}
-        return {k: walk(v, stack) for k, v in node.items()}
-
-    try:
-        body = {k: v for k, v in schema.items() if k != "$defs"}
-        return typing.cast("dict[str, Any]", walk(body, ()))
-    except _Cycle:
-        return schema
-
-
-def _looks_like_json_schema(schema: Mapping[str, Any]) -> bool:
-    return isinstance(schema.get("type"), str) or isinstance(schema.get("properties"), Mapping) or any(
-        isinstance(k, str) and k.startswith("$") for k in schema
-    )
 
 
 @dataclasses.dataclass(frozen=True)
 class InputSpec:
-    """A tool's JSON Schema and the function that checks arguments against it."""
+    """A tool's JSON Schema, and how arguments become the handler's input."""
 
     schema: dict[str, Any]
-    validate: Callable[[dict[str, Any]], Any]
+    parse: Callable[[dict[str, Any]], Any]
+    """Checks the arguments; returns what the handler gets or raises ``ToolInputError``."""
 
 
-def _pydantic_errors(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors(include_url=False):
-        loc = ".".join(str(p) for p in err.get("loc", ())) or "(arguments)"
-        parts.append(f"{loc}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts)
+def _checked(schema: dict[str, Any]) -> Callable[[dict[str, Any]], Any]:
+    def parse(arguments: dict[str, Any]) -> Any:
+        message = validation_message(schema, arguments)
+        if message is not None:
+            raise ToolInputError(f"Input validation error: {message}")
+        return arguments
+
+    return parse
 
 
-def _from_adapter(adapter: TypeAdapter[Any], build: Callable[[Any], Any] | None = None) -> InputSpec:
-    schema = _inline_refs(adapter.json_schema(schema_generator=_Schema))
-    schema.pop("title", None)
-    schema.setdefault("type", "object")
-    schema.setdefault("properties", {})
-
-    def validate(arguments: dict[str, Any]) -> Any:
-        try:
-            return adapter.validate_python(arguments)
-        except ValidationError as exc:
-            raise ToolInputError(_pydantic_errors(exc)) from None
-
-    return InputSpec(schema, validate)
+def _is_model(input_schema: Any) -> bool:
+    pydantic = sys.modules.get("pydantic")  # a model class means pydantic is already loaded
+    return pydantic is not None and isinstance(input_schema, type) and issubclass(input_schema, pydantic.BaseModel)
 
 
 def input_spec(input_schema: Any) -> InputSpec:
-    """Turn any accepted ``input_schema`` form into an ``InputSpec``."""
-    if input_schema is None:
-        return InputSpec({"type": "object", "properties": {}}, lambda arguments: arguments)
-    if isinstance(input_schema, type) and issubclass(input_schema, BaseModel):
-        return _from_adapter(TypeAdapter(input_schema))
-    if is_typeddict(input_schema):
-        return _from_adapter(TypeAdapter(_rebuild_typeddict(input_schema, {})))
-    if isinstance(input_schema, Mapping):
-        if _looks_like_json_schema(input_schema):
-            schema = dict(input_schema)
+    """The ``InputSpec`` of any ``input_schema`` the official package accepts, or a pydantic model."""
+    if _is_model(input_schema):
+        from ._tool_models import model_input_spec
 
-            def validate(arguments: dict[str, Any]) -> Any:
-                errors = schema_errors(schema, arguments)
-                if errors:
-                    raise ToolInputError("; ".join(errors))
-                return arguments
-
-            return InputSpec(schema, validate)
-        seen: dict[int, Any] = {}
-        fields = {
-            str(key): NotRequired[_with_descriptions(tp, seen)]
-            if _is_optional(tp)
-            else Required[_with_descriptions(tp, seen)]
-            for key, tp in input_schema.items()
-        }
-        return _from_adapter(TypeAdapter(_typeddict("Arguments", fields)))
-    raise TypeError(
-        "input_schema must be a dict of {name: type}, a TypedDict, a pydantic model or a JSON Schema dict; "
-        f"got {input_schema!r}"
-    )
+        return model_input_spec(input_schema)
+    schema = input_json_schema(input_schema)
+    return InputSpec(schema, _checked(schema))
 
 
-# -- tools -------------------------------------------------------------------------------
+# -- tools -------------------------------------------------------------------------------------
 
 
 @dataclasses.dataclass
@@ -271,41 +318,17 @@ class SdkMcpTool(Generic[T]):
     description: str
     input_schema: Any
     handler: Callable[[T], Any]
-    annotations: ToolAnnotations | None = None
-    _spec: InputSpec | None = dataclasses.field(default=None, init=False, repr=False, compare=False)
-
-    @property
-    def spec(self) -> InputSpec:
-        """The JSON Schema and validator, built on first use and kept."""
-        if self._spec is None:
-            self._spec = input_spec(self.input_schema)
-        return self._spec
-
-    def wire(self) -> dict[str, Any]:
-        """This tool as an entry of ``tools/list``."""
-        entry: dict[str, Any] = {
-            "name": self.name,
-            "description": self.description,
-            "inputSchema": self.spec.schema,
-        }
-        if self.annotations is not None:
-            annotations, meta = self.annotations.wire()
-            if annotations:
-                entry["annotations"] = annotations
-                if "title" in annotations:
-                    entry["title"] = annotations["title"]
-            if meta:
-                entry["_meta"] = meta
-        return entry
+    annotations: Any = None
+    """A ``ToolAnnotations``, an ``mcp.types.ToolAnnotations``, a dict of hints, or ``None``."""
 
 
 def tool(
     name: str,
     description: str,
     input_schema: Any,
-    annotations: ToolAnnotations | Mapping[str, Any] | None = None,
+    annotations: ToolAnnotations | Mapping[str, Any] | Any = None,
 ) -> Callable[[Callable[[Any], Any]], SdkMcpTool[Any]]:
-    """Declare a Python function (sync or async) as an MCP tool.
+    """Declare a Python function as a tool for ``create_sdk_mcp_server``.
 
     Example::
 
@@ -313,76 +336,22 @@ def tool(
         async def add(args):
             return {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
 
-    The handler returns ``{"content": [...], "is_error": bool}`` (text, image,
-    audio, resource and resource_link blocks, MCP style), or any other value,
-    which is sent as text (strings as they are, the rest as JSON). Async
-    handlers run on the event loop; sync handlers run in a worker thread so a
-    slow one does not stall the session. The schema is checked here, so a
-    malformed one fails at import time rather than mid-run.
+    ``input_schema`` is a dict of ``{name: type}``, a ``TypedDict``, a JSON
+    Schema dict, or (our extension) a pydantic model class; see the module
+    docstring for the schema each becomes. The handler gets the arguments as
+    the model sent them, once they fit the schema (a pydantic model's
+    handler gets a validated instance). It returns ``{"content": [...],
+    "is_error": bool}`` with MCP ``text``, ``image``, ``resource_link`` and
+    text ``resource`` blocks; arguments that do not fit the schema, and an
+    exception the handler raises, reach the model as an error result.
+
+    Our extensions: the handler may be a plain function (it runs in a
+    worker thread), and may return a string (one text block), ``None`` (no
+    content) or any other value (sent as JSON text).
     """
-    notes = ToolAnnotations.model_validate(dict(annotations)) if isinstance(annotations, Mapping) else annotations
 
     def decorator(handler: Callable[[Any], Any]) -> SdkMcpTool[Any]:
-        made = SdkMcpTool(name=name, description=description, input_schema=input_schema, handler=handler, annotations=notes)
-        made.spec  # noqa: B018 - fail early on an unusable schema
-        return made
+        return SdkMcpTool(name=name, description=description, input_schema=input_schema, handler=handler,
+                          annotations=annotations)  # fmt: skip
 
     return decorator
-
-
-# -- results -------------------------------------------------------------------------------
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    if isinstance(value, enum.Enum):
-        return value.value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    return str(value)
-
-
-def _block(item: Any) -> dict[str, Any]:
-    if isinstance(item, str):
-        return {"type": "text", "text": item}
-    if isinstance(item, BaseModel):
-        item = item.model_dump(mode="json", by_alias=True, exclude_none=True)
-    if not isinstance(item, Mapping) or not isinstance(item.get("type"), str):
-        raise TypeError(f"content blocks are dicts with a 'type', got {item!r}")
-    block = dict(item)
-    if "mime_type" in block and "mimeType" not in block:
-        block["mimeType"] = block.pop("mime_type")  # accept the Python spelling
-    return block
-
-
-def tool_result(value: Any) -> dict[str, Any]:
-    """A handler's return value as an MCP ``CallToolResult`` dict."""
-    if isinstance(value, Mapping) and "content" in value:
-        content = value["content"]
-        blocks = [_block(item) for item in (content if isinstance(content, list) else [content])]
-        result: dict[str, Any] = {"content": blocks}
-        if value.get("is_error") or value.get("isError"):
-            result["isError"] = True
-        for key in ("structuredContent", "_meta"):
-            if key in value:
-                result[key] = value[key]
-        return result
-    if value is None:
-        return {"content": []}
-    if isinstance(value, str):
-        return {"content": [{"type": "text", "text": value}]}
-    text = json.dumps(value, default=_jsonable, ensure_ascii=False)
-    return {"content": [{"type": "text", "text": text}]}
-
-
-async def run_handler(handler: Callable[[Any], Any], arguments: Any) -> Any:
-    """Call a sync or async tool handler; sync ones go to a worker thread."""
-    if inspect.iscoroutinefunction(handler) or inspect.iscoroutinefunction(getattr(handler, "__call__", None)):
-        return await handler(arguments)
-    import anyio.to_thread
-
-    result = await anyio.to_thread.run_sync(handler, arguments, abandon_on_cancel=True)
-    if inspect.isawaitable(result):
-        result = await result
-    return result

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from _e2e import Options, run
+from _mcp_cases import SCHEMAS, servers
 from pydantic import BaseModel
 
 from claude_wrap import (
@@ -53,10 +54,10 @@ class Reading(BaseModel):
 
 
 @tool("add", "Add two numbers", {"a": float, "b": float}, annotations=ToolAnnotations(readOnlyHint=True))
-async def add(args: dict[str, Any]) -> str:
-    total = args["a"] + args["b"]
-    return str(int(total) if total.is_integer() else total)
-
+async def add(args: dict[str, Any]) -> dict[str, Any]:
+    # As in the official calculator example: the numbers are printed as the model sent them.
+    result = args["a"] + args["b"]
+    return {"content": [{"type": "text", "text": f"{args['a']} + {args['b']} = {result}"}]}
 
 
 def calc_options(make_options: Options, *tools: Any, **overrides: Any) -> ClaudeAgentOptions:
@@ -65,16 +66,55 @@ def calc_options(make_options: Options, *tools: Any, **overrides: Any) -> Claude
     return make_options(mcp_servers={"calc": server}, **overrides)
 
 
+def load_tools(*names: str) -> Reply:
+    """The model asks ToolSearch for deferred MCP tools; the next request offers their schemas."""
+    return Reply.tool_use("ToolSearch", {"query": "select:" + ",".join(names)})
+
+
 async def test_model_calls_an_sdk_tool_and_sees_its_result(
     scripted_model: ScriptedModel, make_options: Options
 ) -> None:
-    scripted_model.add(Reply.tool_use("mcp__calc__add", {"a": 2, "b": 3}), Reply.text("2 + 3 = 5"))
-    messages = await run("add 2 and 3", calc_options(make_options))
+    scripted_model.add(
+        Reply.tool_use("mcp__calc__add", {"a": 15, "b": 27}),
+        Reply.tool_use("mcp__calc__add", {"a": 1.5, "b": 2}),
+        Reply.text("15 + 27 = 42"),
+    )
+    messages = await run("add 15 and 27", calc_options(make_options))
 
-    assert scripted_model.main_requests[1].tool_results[0]["content"] == [{"type": "text", "text": "5"}]
-    assert "is_error" not in scripted_model.main_requests[1].tool_results[0]
+    ints, floats = (scripted_model.main_requests[i].tool_results[0] for i in (1, 2))
+    assert ints["content"] == [{"type": "text", "text": "15 + 27 = 42"}]  # not 15.0 + 27.0 = 42.0
+    assert floats["content"] == [{"type": "text", "text": "1.5 + 2 = 3.5"}]
+    assert "is_error" not in ints
     result = messages[-1]
-    assert isinstance(result, ResultMessage) and result.result == "2 + 3 = 5"
+    assert isinstance(result, ResultMessage) and result.result == "15 + 27 = 42"
+
+
+async def test_the_model_sees_the_official_packages_tool_schemas(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    # Every input_schema form of tests/_mcp_cases.py, served by claude_wrap, as the
+    # model finds it in its tools list, against what the official package listed.
+    import claude_wrap
+
+    recorded = json.loads((Path(__file__).parent.parent / "fixtures" / "official_mcp.json").read_text())
+    listed = next(s for s in recorded["exchanges"]["schemas"] if s["message"]["method"] == "tools/list")
+    official = {t["name"]: t for t in listed["reply"]["response"]["mcp_response"]["result"]["tools"]}
+    names = [f"mcp__calc__{name}" for name in SCHEMAS]
+    scripted_model.add(
+        load_tools(*names),
+        Reply.tool_use("mcp__calc__plain_class", {"x": "not an int", "extra": [1.5]}),
+        Reply.text("seen"),
+    )
+    await run("look", make_options(mcp_servers=servers(claude_wrap, "schemas"), allowed_tools=names))
+
+    offered = {t["name"]: t for t in scripted_model.main_requests[1].tools if t["name"] in names}
+    assert sorted(offered) == sorted(names)
+    for name in SCHEMAS:
+        seen = offered[f"mcp__calc__{name}"]
+        assert (seen["description"], seen["input_schema"]) == (official[name]["description"], official[name]["inputSchema"]), name
+    # A plain class is an object without properties: the arguments arrive unchecked and as sent.
+    plain = scripted_model.main_requests[2].tool_result_texts
+    assert plain == ["dict {'x': 'not an int', 'extra': [1.5]}"]
 
 
 async def test_pydantic_tool_gets_a_validated_instance(scripted_model: ScriptedModel, make_options: Options) -> None:
@@ -101,7 +141,7 @@ async def test_invalid_arguments_and_raising_handler_become_error_results(
     calls = 0
 
     @tool("explode", "Always raises", {})
-    def explode(args: dict[str, Any]) -> str:
+    async def explode(args: dict[str, Any]) -> dict[str, Any]:
         nonlocal calls
         calls += 1
         raise ValueError("the flux capacitor is empty")
@@ -115,12 +155,13 @@ async def test_invalid_arguments_and_raising_handler_become_error_results(
     messages = await run("go", calc_options(make_options, explode))
 
     invalid, raised, fine = (scripted_model.main_requests[i].tool_results[0] for i in (1, 2, 3))
+    # The official package's words; the binary adds a hint with the schema it holds.
     assert invalid["is_error"] is True
-    assert "Invalid arguments for tool 'add': a: Input should be a valid number" in str(invalid["content"])
-    assert raised["is_error"] is True
-    assert "Tool 'explode' failed: ValueError: the flux capacitor is empty" in str(raised["content"])
+    assert str(invalid["content"]).startswith("Input validation error: 'two' is not of type 'number'")
+    assert '"a":{"type":"number"}' in str(invalid["content"])
+    assert raised["is_error"] is True and str(raised["content"]).startswith("the flux capacitor is empty")
     assert calls == 1
-    assert fine["content"] == [{"type": "text", "text": "2"}]  # the session lived on
+    assert fine["content"] == [{"type": "text", "text": "1 + 1 = 2"}]  # the session lived on
     assert messages[-1].result == "recovered"
 
 

@@ -1,17 +1,26 @@
-"""@tool: schemas from Python types, argument validation, result shapes."""
+"""@tool: annotations, the pydantic-model extension, result shapes, the schema checker.
+
+Schemas, arguments and results for the forms the official package accepts
+are compared with its own answers in tests/unit/test_mcp_official.py; this
+file covers what that comparison cannot: the objects users hold, our
+extensions, and edges of the checker.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import enum
-from typing import Annotated, Any, Optional
+import subprocess
+import sys
+from typing import Any, Optional
 
 import pytest
 from pydantic import BaseModel, Field
-from typing_extensions import NotRequired, TypedDict
 
 from claude_wrap import SdkMcpTool, ToolAnnotations, tool
-from claude_wrap._json_schema import schema_errors
-from claude_wrap._mcp_tools import ToolInputError, input_spec, tool_result
+from claude_wrap._json_schema import SchemaReferenceError, validation_message
+from claude_wrap._mcp_server import tool_result
+from claude_wrap._mcp_tools import ToolInputError, input_json_schema, input_spec, wire_annotations
 
 
 class Color(enum.Enum):
@@ -31,67 +40,70 @@ class Shape(BaseModel):
     label: Optional[str] = None
 
 
-class Address(TypedDict):
-    street: Annotated[str, "street and number"]
+def test_tool_keeps_what_it_was_given() -> None:
+    notes = ToolAnnotations(readOnlyHint=True)
+
+    async def handler(args: dict[str, Any]) -> dict[str, Any]:
+        return {"content": []}
+
+    made = tool("t", "d", {"a": float}, annotations=notes)(handler)
+    assert made == SdkMcpTool(name="t", description="d", input_schema={"a": float}, handler=handler, annotations=notes)
+    assert [f.name for f in dataclasses.fields(SdkMcpTool)] == ["name", "description", "input_schema", "handler", "annotations"]
 
 
-class Person(TypedDict):
-    name: Annotated[str, "full name"]
-    age: NotRequired[int]
-    home: Address
+def test_annotations_take_both_spellings_and_read_back_in_both() -> None:
+    camel = ToolAnnotations(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False,
+                            title="T", maxResultSizeChars=500)  # fmt: skip
+    snake = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False,
+                            title="T", max_result_size_chars=500)  # fmt: skip
+    assert camel == snake
+    assert (snake.readOnlyHint, snake.read_only_hint, snake.destructive_hint, snake.maxResultSizeChars) == (True, True, False, 500)
+    assert ToolAnnotations(readOnlyHint=True, read_only_hint=False).readOnlyHint is True  # the wire name wins
+    assert ToolAnnotations(readOnlyHint="yes", maxResultSizeChars=10.0) == ToolAnnotations(readOnlyHint=True, maxResultSizeChars=10)  # type: ignore[arg-type]
+    extra = ToolAnnotations(custom="x")
+    assert extra.custom == "x" and extra != ToolAnnotations()  # type: ignore[attr-defined]
+    assert repr(ToolAnnotations(readOnlyHint=True, title="T")) == "ToolAnnotations(title='T', readOnlyHint=True)"
+    with pytest.raises(ValueError, match="readOnlyHint must be a boolean"):
+        ToolAnnotations(readOnlyHint="maybe")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="maxResultSizeChars must be an integer"):
+        ToolAnnotations(maxResultSizeChars=1.5)  # type: ignore[arg-type]
 
 
-def test_dict_of_types_schema_descriptions_and_optional_keys() -> None:
-    spec = input_spec(
-        {
-            "a": float,
-            "n": Annotated[int, "how many"],
-            "tags": list[Annotated[str, "a tag"]],
-            "note": Optional[str],
-            "color": Color,
-        }
-    )
-    assert spec.schema == {
-        "type": "object",
-        "properties": {
-            "a": {"type": "number"},
-            "n": {"type": "integer", "description": "how many"},
-            "tags": {"type": "array", "items": {"type": "string", "description": "a tag"}},
-            "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-            "color": {"enum": ["red", "blue"], "title": "Color", "type": "string"},
-        },
-        "required": ["a", "n", "tags", "color"],
-    }
-    value = spec.validate({"a": 1, "n": "3", "tags": ["x"], "color": "red"})
-    assert value == {"a": 1.0, "n": 3, "tags": ["x"], "color": Color.RED}
-    with pytest.raises(ToolInputError, match=r"a: Field required"):
-        spec.validate({"n": 1, "tags": [], "color": "red"})
-    with pytest.raises(ToolInputError, match=r"color: Input should be 'red' or 'blue'"):
-        spec.validate({"a": 1, "n": 1, "tags": [], "color": "green"})
+def test_annotations_on_the_wire() -> None:
+    import mcp.types
+
+    notes = ToolAnnotations(read_only_hint=True, title="T", maxResultSizeChars=500, custom=1)
+    assert wire_annotations(notes) == ({"title": "T", "readOnlyHint": True}, {"anthropic/maxResultSizeChars": 500})
+    assert wire_annotations(ToolAnnotations()) == ({}, None)
+    assert wire_annotations(None) == (None, None)
+    # A dict's size limit is dropped, as on the official package.
+    assert wire_annotations({"read_only_hint": True, "maxResultSizeChars": 9, "x": 1}) == ({"readOnlyHint": True}, None)
+    assert wire_annotations(mcp.types.ToolAnnotations(destructive_hint=True)) == ({"destructiveHint": True}, None)
+    with pytest.raises(TypeError, match="annotations must be"):
+        wire_annotations("read-only")
 
 
-def test_typeddict_keeps_required_keys_and_nested_descriptions() -> None:
-    spec = input_spec(Person)
-    assert spec.schema["required"] == ["name", "home"]
-    props = spec.schema["properties"]
-    assert props["name"] == {"type": "string", "description": "full name"}
-    assert props["home"]["properties"]["street"] == {"type": "string", "description": "street and number"}
-    assert "$defs" not in spec.schema  # inlined
-    assert spec.validate({"name": "Ada", "home": {"street": "1 Loop"}}) == {"name": "Ada", "home": {"street": "1 Loop"}}
-    with pytest.raises(ToolInputError, match="home.street"):
-        spec.validate({"name": "Ada", "home": {}})
+def test_json_schema_dicts_are_sent_as_they_are() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "number"}}, "required": ["a"], "additionalProperties": False}
+    assert input_json_schema(schema) is schema
+    spec = input_spec(schema)
+    assert spec.parse({"a": 2}) == {"a": 2}
+    with pytest.raises(ToolInputError, match=r"^Input validation error: Additional properties are not allowed \('b' was unexpected\)$"):
+        spec.parse({"a": 2, "b": 1})
 
 
-def test_pydantic_model_gives_an_instance_and_a_full_schema() -> None:
+def test_pydantic_model_extension_gives_a_validated_instance_and_a_full_schema() -> None:
     spec = input_spec(Shape)
     props = spec.schema["properties"]
     assert props["name"] == {"type": "string", "description": "what to call it"}
     assert props["color"]["enum"] == ["red", "blue"]
     assert props["points"]["items"]["properties"]["x"] == {"type": "integer"}
-    assert props["label"]["anyOf"] == [{"type": "string"}, {"type": "null"}]
     assert spec.schema["required"] == ["name", "color", "points"]
-    shape = spec.validate({"name": "tri", "color": "blue", "points": [{"x": 1}]})
+    assert "$defs" not in spec.schema and "title" not in spec.schema
+    shape = spec.parse({"name": "tri", "color": "blue", "points": [{"x": "1"}]})
     assert isinstance(shape, Shape) and shape.points[0] == Point(x=1, y=0) and shape.color is Color.BLUE
+    with pytest.raises(ToolInputError, match=r"^Input validation error: color: Input should be 'red' or 'blue'"):
+        spec.parse({"name": "tri", "color": "green", "points": []})
 
 
 def test_recursive_model_keeps_defs() -> None:
@@ -101,97 +113,76 @@ def test_recursive_model_keeps_defs() -> None:
 
     spec = input_spec(Node)
     assert "$defs" in spec.schema or "$ref" in str(spec.schema)
-    assert spec.validate({"value": 1, "children": [{"value": 2}]}).children[0].value == 2
+    assert spec.parse({"value": 1, "children": [{"value": 2}]}).children[0].value == 2
 
 
-def test_raw_json_schema_is_passed_through_and_validated_by_our_subset() -> None:
-    schema = {
-        "type": "object",
-        "properties": {"a": {"type": "number"}, "mode": {"enum": ["x", "y"]}},
-        "required": ["a"],
-    }
-    spec = input_spec(schema)
-    assert spec.schema == schema
-    assert spec.validate({"a": 2, "extra": True}) == {"a": 2, "extra": True}  # unchanged
-    with pytest.raises(ToolInputError, match=r"\$.a: expected number, got string"):
-        spec.validate({"a": "two"})
-    with pytest.raises(ToolInputError, match=r"missing required property 'a'"):
-        spec.validate({})
-
-
-def test_bad_input_schema_fails_at_decoration() -> None:
-    with pytest.raises(TypeError, match="input_schema must be"):
-
-        @tool("t", "d", 42)
-        async def handler(args: Any) -> Any:
-            return None
-
-
-def test_annotations_reach_the_wire_in_both_spellings() -> None:
-    @tool(
-        "t",
-        "d",
-        {},
-        annotations=ToolAnnotations(read_only_hint=True, openWorldHint=False, title="Tee", maxResultSizeChars=500_000),
-    )
-    async def t(args: Any) -> Any:
-        return None
-
-    @tool("u", "d", {}, annotations={"destructiveHint": True})
-    async def u(args: Any) -> Any:
-        return None
-
-    assert isinstance(t, SdkMcpTool)
-    assert t.wire() == {
-        "name": "t",
-        "description": "d",
-        "title": "Tee",
-        "inputSchema": {"type": "object", "properties": {}},
-        "annotations": {"title": "Tee", "readOnlyHint": True, "openWorldHint": False},
-        "_meta": {"anthropic/maxResultSizeChars": 500_000},
-    }
-    assert u.wire()["annotations"] == {"destructiveHint": True}
-    assert "_meta" not in u.wire()
-
-
-def test_tool_result_shapes() -> None:
-    image = {"type": "image", "data": "AAA=", "mime_type": "image/png"}
-    assert tool_result({"content": [{"type": "text", "text": "hi"}, image], "is_error": True}) == {
-        "content": [{"type": "text", "text": "hi"}, {"type": "image", "data": "AAA=", "mimeType": "image/png"}],
-        "isError": True,
-    }
-    assert tool_result("plain") == {"content": [{"type": "text", "text": "plain"}]}
-    assert tool_result(5) == {"content": [{"type": "text", "text": "5"}]}
-    assert tool_result({"a": [1, Color.RED]}) == {"content": [{"type": "text", "text": '{"a": [1, "red"]}'}]}
-    assert tool_result(Point(x=1)) == {"content": [{"type": "text", "text": '{"x": 1, "y": 0}'}]}
-    assert tool_result(None) == {"content": []}
-    with pytest.raises(TypeError, match="content blocks"):
-        tool_result({"content": [{"text": "no type"}]})
+def test_other_return_values_are_our_extension() -> None:
+    assert tool_result("plain") == {"content": [{"type": "text", "text": "plain"}], "isError": False}
+    assert tool_result(None) == {"content": [], "isError": False}
+    assert tool_result(5) == {"content": [{"type": "text", "text": "5"}], "isError": False}
+    assert tool_result({"content": [], "is_error": "true"}) == {"content": [], "isError": True}
+    assert tool_result([1, Color.RED, Point(x=1)])["content"][0]["text"] == '[1, "red", {"x": 1, "y": 0}]'
+    with pytest.raises(ValueError, match="text content 'text' must be a string"):
+        tool_result({"content": [{"type": "text", "text": 5}]})
+    with pytest.raises(ValueError, match="is_error must be a boolean"):
+        tool_result({"content": [], "is_error": None})
 
 
 @pytest.mark.parametrize(
-    ("schema", "value", "error"),
+    ("schema", "value", "message"),
     [
-        ({"type": "integer"}, 1.5, "expected integer, got number"),
-        ({"type": "integer"}, True, "expected integer, got boolean"),
-        ({"type": ["string", "null"]}, 3, "expected string or null, got integer"),
-        ({"type": "string", "nullable": True}, None, None),
-        ({"type": "array", "items": {"type": "string"}}, ["a", 1], "$[1]: expected string"),
-        ({"type": "object", "additionalProperties": False}, {"x": 1}, "unexpected property 'x'"),
-        ({"anyOf": [{"type": "string"}, {"type": "integer"}]}, 2, None),
-        ({"anyOf": [{"type": "string"}, {"type": "integer"}]}, [], "matches none of the anyOf"),
-        ({"oneOf": [{"type": "number"}, {"type": "integer"}]}, 2, "matches 2 of the oneOf"),
-        ({"const": "a"}, "b", 'expected "a"'),
-        ({"type": "string", "maxLength": 2}, "abc", "allows at most 2 characters"),
-        ({"type": "number", "minimum": 0}, -1, "must be >= 0"),
-        ({"$defs": {"P": {"type": "integer"}}, "$ref": "#/$defs/P"}, "x", "expected integer"),
-        ({"$ref": "#/$defs/missing"}, 1, "cannot be resolved"),
-        ({"not": {"type": "null"}}, None, "must not match"),
+        ({"type": "integer"}, 1.0, None),
+        ({"type": "integer"}, True, "True is not of type 'integer'"),
+        ({"enum": [1]}, True, "True is not one of [1]"),
+        ({"uniqueItems": True}, [1, True, 1.0], "[1, True, 1.0] has non-unique elements"),
+        ({"uniqueItems": True}, [{"a": [1]}, {"a": [True]}], None),
+        ({"$defs": {"N": {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}}}, "$ref": "#/$defs/N"},
+         {"n": {"n": {"n": 1}}}, "1 is not of type 'object'"),
+        ({"type": "object", "properties": {"self": {"$ref": "#"}}}, {"self": {"self": 2}}, "2 is not of type 'object'"),
+        ({"contains": {"type": "string"}, "maxContains": 1}, ["a", "b"], "Too many items match the given schema (expected at most 1)"),
+        ({"contains": {"type": "string"}, "minContains": 2}, ["a", 1], "Too few items match the given schema (expected at least 2 but only 1 matched)"),
+        ({"minProperties": 2}, {"a": 1}, "{'a': 1} does not have enough properties"),
+        ({"maxProperties": 0}, {"a": 1}, "{'a': 1} is expected to be empty"),
+        ({"dependentSchemas": {"a": {"required": ["b"]}}}, {"a": 1}, "'b' is a required property"),
+        ({"multipleOf": 0.01}, 1e308, "1e+308 is not a multiple of 0.01"),
     ],
 )
-def test_json_schema_subset(schema: dict[str, Any], value: Any, error: str | None) -> None:
-    errors = schema_errors(schema, value)
-    if error is None:
-        assert errors == []
-    else:
-        assert errors and error in errors[0], errors
+def test_checker_edges(schema: dict[str, Any], value: Any, message: str | None) -> None:
+    assert validation_message(schema, value) == message
+
+
+def test_a_reference_to_nowhere_reads_as_the_official_error() -> None:
+    schema = {"type": "object", "properties": {"a": {"$ref": "#/definitions/x"}}}
+    assert validation_message(schema, {}) is None  # only reached when ``a`` is there
+    with pytest.raises(SchemaReferenceError) as caught:
+        validation_message(schema, {"a": 1})
+    assert str(caught.value) == f"PointerToNowhere: '/definitions/x' does not exist within {schema!r}"
+
+
+def test_declaring_and_serving_tools_imports_neither_pydantic_nor_mcp() -> None:
+    code = """if True:
+        import sys, anyio
+        from typing import Annotated, TypedDict
+        from claude_wrap import ToolAnnotations, create_sdk_mcp_server, tool
+
+        class Args(TypedDict):
+            a: Annotated[float, "a number"]
+
+        @tool("t", "d", Args, annotations=ToolAnnotations(readOnlyHint=True, maxResultSizeChars=9))
+        async def t(args):
+            return {"content": [{"type": "text", "text": repr(args)}]}
+
+        @tool("u", "d", {"type": "object", "properties": {"b": {"type": "string"}}})
+        async def u(args):
+            return "ok"
+
+        server = create_sdk_mcp_server("s", tools=[t, u])["instance"]
+        from claude_wrap._mcp_server import _Connection
+        conn = _Connection(ready=True)
+        call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": {"a": 1}}}
+        reply = anyio.run(server.handle, call, conn)
+        assert reply["result"]["content"][0]["text"] == "{'a': 1}", reply
+        print(sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "mcp", "mcp_types", "jsonschema")))
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

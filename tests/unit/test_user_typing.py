@@ -3,6 +3,7 @@ would after switching the import from the official package."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -20,10 +21,13 @@ USER_CODE = textwrap.dedent(
         HookInput,
         HookJSONOutput,
         HookMatcher,
+        McpSdkServerConfig,
         PermissionResultAllow,
         PermissionResultDeny,
         ResultMessage,
+        SdkMcpTool,
         TextBlock,
+        ToolAnnotations,
         ToolPermissionContext,
         create_sdk_mcp_server,
         query,
@@ -43,9 +47,30 @@ USER_CODE = textwrap.dedent(
         return PermissionResultAllow(updated_input=tool_input)
 
 
-    @tool("add", "Add two numbers", {"a": float, "b": float})
+    @tool("add", "Add two numbers", {"a": float, "b": float}, annotations=ToolAnnotations(readOnlyHint=True))
     async def add(args: dict[str, Any]) -> dict[str, Any]:
         return {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
+
+
+    class Where:
+        city: str
+
+
+    @tool(
+        "where",
+        "A plain class as the schema",
+        Where,
+        annotations=ToolAnnotations(read_only_hint=True, title="Where", maxResultSizeChars=100_000),
+    )
+    async def where(args: dict[str, Any]) -> dict[str, Any]:
+        return {"content": [{"type": "text", "text": str(args)}], "is_error": False}
+
+
+    def server() -> McpSdkServerConfig:
+        tools: list[SdkMcpTool[Any]] = [add, where]
+        notes = where.annotations
+        assert notes is None or isinstance(notes, ToolAnnotations) and notes.readOnlyHint is True
+        return create_sdk_mcp_server("calc", "2.0.0", tools)
 
 
     async def main() -> str:
@@ -53,7 +78,7 @@ USER_CODE = textwrap.dedent(
             max_turns=3,
             hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[no_rm])]},
             can_use_tool=decide,
-            mcp_servers={"calc": create_sdk_mcp_server("calc", tools=[add])},
+            mcp_servers={"calc": server()},
         )
         texts: list[str] = []
         async for message in query(prompt="hi", options=options):
@@ -73,10 +98,13 @@ USER_CODE = textwrap.dedent(
 def test_user_code_type_checks_strictly(tmp_path: Path) -> None:
     source = tmp_path / "user_agent.py"
     source.write_text(USER_CODE)
+    # This checkout's claude_wrap, not whichever copy the interpreter has installed.
+    env = {**os.environ, "MYPYPATH": str(Path(__file__).resolve().parents[2])}
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", str(source)],
+        [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--no-incremental", str(source)],
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        env=env,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
