@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from ._json_schema import SchemaReferenceError
 from ._mcp_tools import InputSpec, SdkMcpTool, ToolInputError, input_spec, lax_bool, wire_annotations
 
 if TYPE_CHECKING:
@@ -361,7 +360,7 @@ async def _run_tool(served: _Served, arguments: dict[str, Any]) -> dict[str, Any
         value = served.spec.parse(arguments)
         return tool_result(await run_handler(served.tool.handler, value))
     except Exception as exc:  # noqa: BLE001 - the model sees the error, the session lives on
-        if not isinstance(exc, (ToolInputError, SchemaReferenceError)):
+        if not isinstance(exc, ToolInputError):
             log.info("claude_wrap: MCP tool %r raised", served.tool.name, exc_info=True)
         return _error_result(str(exc))
 

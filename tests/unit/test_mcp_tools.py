@@ -18,7 +18,7 @@ import pytest
 from pydantic import BaseModel, Field
 
 from claude_wrap import SdkMcpTool, ToolAnnotations, tool
-from claude_wrap._json_schema import SchemaReferenceError, validation_message
+from claude_wrap._json_schema import validation_message
 from claude_wrap._mcp_server import tool_result
 from claude_wrap._mcp_tools import ToolInputError, input_json_schema, input_spec, wire_annotations
 
@@ -154,12 +154,12 @@ def test_checker_edges(schema: dict[str, Any], value: Any, message: str | None) 
 def test_a_reference_to_nowhere_reads_as_the_official_error() -> None:
     schema = {"type": "object", "properties": {"a": {"$ref": "#/definitions/x"}}}
     assert validation_message(schema, {}) is None  # only reached when ``a`` is there
-    with pytest.raises(SchemaReferenceError) as caught:
+    with pytest.raises(Exception) as caught:
         validation_message(schema, {"a": 1})
     assert str(caught.value) == f"PointerToNowhere: '/definitions/x' does not exist within {schema!r}"
 
 
-def test_declaring_and_serving_tools_imports_neither_pydantic_nor_mcp() -> None:
+def test_declaring_tools_imports_nothing_heavy_and_serving_them_no_pydantic_or_mcp() -> None:
     code = """if True:
         import sys, anyio
         from typing import Annotated, TypedDict
@@ -177,12 +177,15 @@ def test_declaring_and_serving_tools_imports_neither_pydantic_nor_mcp() -> None:
             return "ok"
 
         server = create_sdk_mcp_server("s", tools=[t, u])["instance"]
+        heavy = ("pydantic", "mcp", "mcp_types", "jsonschema")
+        print(sorted(m for m in sys.modules if m.split(".")[0] in heavy))
         from claude_wrap._mcp_server import _Connection
         conn = _Connection(ready=True)
         call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": {"a": 1}}}
         reply = anyio.run(server.handle, call, conn)
         assert reply["result"]["content"][0]["text"] == "{'a': 1}", reply
-        print(sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "mcp", "mcp_types", "jsonschema")))
+        # The first call checks its arguments with jsonschema, as the official package does.
+        print(sorted(m for m in sys.modules if m.split(".")[0] in heavy[:3]))
     """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    assert out.stdout.split() == ["[]", "[]"]
