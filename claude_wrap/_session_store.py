@@ -125,11 +125,11 @@ class SessionStore(Protocol):
 
 
 def implements(store: object, method: str) -> bool:
-    """Whether ``store`` really provides an optional protocol method."""
-    impl = getattr(type(store), method, None)
-    if impl is None:
-        return callable(getattr(store, method, None))
-    return impl is not getattr(SessionStore, method, None)
+    """Whether ``store`` really provides an optional protocol method (not
+    the protocol's default, which raises ``NotImplementedError``)."""
+    if getattr(store, method, None) is None:
+        return False
+    return getattr(type(store), method, None) is not getattr(SessionStore, method, None)
 
 
 def now_ms() -> int:
