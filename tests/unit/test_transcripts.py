@@ -257,3 +257,43 @@ def test_options_validate_the_store() -> None:
         ClaudeAgentOptions(session_store=object())  # type: ignore[arg-type]
     argv = ClaudeAgentOptions(session_store=InMemorySessionStore()).explain().argv
     assert "--session-mirror" in argv
+
+
+@pytest.mark.anyio
+async def test_resume_from_a_failing_store_raises_a_runtime_error_naming_the_call(tmp_path: Path) -> None:
+    from claude_wrap import ClaudeAgentOptions, SessionStoreError
+    from claude_wrap._mirror import materialize_resume
+
+    class Down(InMemorySessionStore):
+        async def load(self, key: Any) -> Any:
+            raise ConnectionError("connection refused")
+
+    options = ClaudeAgentOptions(cwd=tmp_path, resume=SID, session_store=Down())
+    with pytest.raises(RuntimeError) as info:
+        await materialize_resume(options)
+    assert isinstance(info.value, SessionStoreError) and isinstance(info.value.__cause__, ConnectionError)
+    assert str(info.value) == f"SessionStore.load() for session {SID} failed during resume materialization: connection refused"
+
+
+@pytest.mark.anyio
+async def test_continue_skips_ids_that_are_not_uuids_and_subagent_sessions(tmp_path: Path) -> None:
+    from claude_wrap import ClaudeAgentOptions
+    from claude_wrap._mirror import materialize_resume
+
+    store = InMemorySessionStore()
+    project = project_key_for_directory(tmp_path)
+    await store.append({"project_key": project, "session_id": SID}, [_entry("user", U1, None, "mine")])  # type: ignore[arg-type]
+    side = str(uuid.uuid4())
+    await store.append({"project_key": project, "session_id": side}, [{**_entry("user", "s", None, "sub"), "isSidechain": True}])  # type: ignore[arg-type]
+    await store.append({"project_key": project, "session_id": "../../newest"}, [_entry("user", "x", None, "bad id")])  # type: ignore[arg-type]
+    await store.append({"project_key": project, "session_id": SID, "subpath": "subagents/agent-\x00"}, [{"type": "x"}])  # type: ignore[typeddict-item]
+    await store.append({"project_key": project, "session_id": SID, "subpath": "subagents/only-meta"}, [{"type": "agent_metadata", "a": 1}])  # type: ignore[typeddict-item]
+    made = await materialize_resume(ClaudeAgentOptions(cwd=tmp_path, continue_conversation=True, session_store=store))
+    assert made is not None
+    try:
+        assert made.options.resume == SID and not made.options.continue_conversation
+        session_dir = Path(made.directory) / "projects" / project / SID
+        # The sidecar of a subagent without a transcript, and no transcript for it.
+        assert sorted(p.name for p in (session_dir / "subagents").iterdir()) == ["only-meta.meta.json"]
+    finally:
+        made.cleanup()
