@@ -94,3 +94,19 @@ def run(package: str, program: str, args: Any = None, env: Mapping[str, str] | N
 def run_both(program: str, args: Any = None, env: Mapping[str, str] | None = None, **kw: Any) -> tuple[Any, Any]:
     """``(official result, ours)`` of one program."""
     return run(PACKAGES[0], program, args, env, **kw), run(PACKAGES[1], program, args, env, **kw)
+
+
+# A store written to the official protocol with only its required methods,
+# for programs to use.
+MINIMAL_STORE = r'''
+class Minimal:
+    """Only what the protocol requires."""
+    def __init__(self):
+        self.data = {}
+    async def append(self, key, entries):
+        if entries:
+            self.data.setdefault((key["project_key"], key["session_id"], key.get("subpath")), []).extend(entries)
+    async def load(self, key):
+        got = self.data.get((key["project_key"], key["session_id"], key.get("subpath")))
+        return None if not got else list(got)
+'''

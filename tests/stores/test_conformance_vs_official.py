@@ -9,28 +9,18 @@ only a production store must get right.
 from __future__ import annotations
 
 import pytest
-from _official import run
+from _official import MINIMAL_STORE, run
 from _servers import PostgresServer, RedisServer
 
 pytestmark = pytest.mark.stores
 
 # Stores for the two conformance kits: ours, one written to the official
 # protocol, and broken ones. Each is a factory taking the test's servers.
-_VERDICTS = r'''
+_VERDICTS = MINIMAL_STORE + r'''
 import anyio, json, uuid
 import claude_wrap
 from claude_agent_sdk.testing import run_session_store_conformance as official_kit
 from claude_wrap.testing import run_session_store_conformance as our_kit
-
-class Minimal:
-    def __init__(self):
-        self.data = {}
-    async def append(self, key, entries):
-        if entries:
-            self.data.setdefault((key["project_key"], key["session_id"], key.get("subpath")), []).extend(entries)
-    async def load(self, key):
-        got = self.data.get((key["project_key"], key["session_id"], key.get("subpath")))
-        return None if not got else list(got)
 
 class Mem(claude_wrap.InMemorySessionStore):
     pass

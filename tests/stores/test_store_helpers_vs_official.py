@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _official import run
+from _official import MINIMAL_STORE, run
 from _servers import PostgresServer, RedisServer
 from _session_fixture import IDS, PROGRESS_UUIDS, SID, Placeholders, build, compare, ranked
 
@@ -25,19 +25,9 @@ pytestmark = pytest.mark.stores
 # Stores written to the official protocol, then the scenario. `store_spec`
 # picks the store; each store keeps its own write times, which differ
 # between runs, so times are compared by rank.
-_STORES = r'''
+_STORES = MINIMAL_STORE + r'''
 import anyio, json, os, time
 import claude_wrap
-
-class Minimal:
-    """Only what the protocol requires."""
-    def __init__(self):
-        self.data = {}
-    async def append(self, key, entries):
-        self.data.setdefault((key["project_key"], key["session_id"], key.get("subpath")), []).extend(entries)
-    async def load(self, key):
-        got = self.data.get((key["project_key"], key["session_id"], key.get("subpath")))
-        return None if got is None else list(got)
 
 class Listing(Minimal):
     """Lists sessions (with mtimes) and subkeys, but keeps no summaries."""
