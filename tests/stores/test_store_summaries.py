@@ -135,6 +135,10 @@ async def _fill(store: Any, project: str, count: int, seed: int = 7) -> list[str
             if rng.random() < 0.3:
                 sub: SessionKey = {**key, "subpath": f"subagents/agent-{b}"}
                 await store.append(sub, [{"type": "user", "isSidechain": True, "customTitle": "SUB", "message": {"role": "user", "content": "sub"}}])
+        # Sessions written in the same millisecond tie, and a listing keeps
+        # tied sessions in the order the store returns them, which the
+        # summaries and the session list need not share.
+        await anyio.sleep(0.002)
     return ids
 
 
