@@ -16,7 +16,8 @@ users of the official package already catch keep their meaning::
     │   ├── ControlTimeoutError         ... got no answer in time (also a ``TimeoutError``)
     │   └── ControlRejectedError        ... was answered with an error
     ├── StructuredOutputError           structured output did not fit ``output_type``
-    ├── StoreTimeoutError               a session store did not answer in time (also a ``TimeoutError``)
+    ├── SessionStoreError               a session store failed on resume (also a ``RuntimeError``)
+    │   └── StoreTimeoutError           ... did not answer in time (also a ``TimeoutError``)
     └── TurnTimeoutError                a turn went silent or ran too long (also a ``TimeoutError``)
 
 Misuse stays outside the tree: invalid options raise ``pydantic.ValidationError``
@@ -42,6 +43,7 @@ __all__ = [
     "ProcessError",
     "ResultError",
     "SessionStateError",
+    "SessionStoreError",
     "StoreTimeoutError",
     "StructuredOutputError",
     "TransportClosedError",
@@ -197,7 +199,13 @@ class StructuredOutputError(ClaudeSDKError):
         super().__init__(message)
 
 
-class StoreTimeoutError(ClaudeSDKError, TimeoutError):
+class SessionStoreError(ClaudeSDKError, RuntimeError):
+    """A session store call failed while a session was copied out of it to
+    resume (a ``RuntimeError``, as in the official package); the store's
+    exception is the ``__cause__``."""
+
+
+class StoreTimeoutError(SessionStoreError, TimeoutError):
     """A session store did not answer within ``load_timeout_ms`` (on resume)."""
 
 

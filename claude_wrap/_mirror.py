@@ -24,8 +24,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import ntpath
 import os
+import re
 import shutil
+import stat
 import tempfile
 import uuid
 from collections.abc import Awaitable, Callable
@@ -35,9 +38,10 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import msgspec
 
-from ._exceptions import StoreTimeoutError
+from ._exceptions import SessionStoreError, StoreTimeoutError
 from ._messages import Message, MirrorErrorMessage, ResultMessage, UnknownMessage
 from ._session_store import SessionKey, SessionStore, file_path_to_session_key, implements
+from ._transcript_chain import split_agent_metadata
 from ._transcripts import config_dir, is_uuid, project_key_for_directory
 from ._transport import SubprocessTransport
 
@@ -178,7 +182,7 @@ class MirrorBatcher:
                 # Our deadline cut it off; it may still land: sending it again could duplicate it.
                 return f"append timed out after {self.send_timeout:g} s", False
             return None, True
-        return f"{type(last).__name__}: {last}", True
+        return str(last), True
 
     def _recount(self) -> None:
         self._entries = sum(len(e) for _, e, _ in self._pending)
@@ -203,7 +207,7 @@ class MirrorBatcher:
             "uuid": str(uuid.uuid4()),
             "session_id": key.get("session_id", "") if key else "",
         }
-        self._errors.append(MirrorErrorMessage(subtype="mirror_error", data=data, key=key, error=error))
+        self._errors.append(MirrorErrorMessage(subtype="mirror_error", data=data, key=dict(key) if key else None, error=error))
 
     def take_error(self) -> MirrorErrorMessage | None:
         """The failures since the last call, as one message (or ``None``)."""
@@ -287,13 +291,37 @@ def _jsonl(entries: Entries) -> bytes:
 
 
 async def _bounded(seconds: float, what: str, call: Awaitable[Any]) -> Any:
+    """``call``'s result; a failure or a timeout of the store is reported
+    (as the official package reports it) with what was asked."""
     try:
         with anyio.fail_after(seconds):
             return await call
     except TimeoutError:
-        raise StoreTimeoutError(
-            f"the session store did not answer {what} within {seconds:g} s (load_timeout_ms)"
-        ) from None
+        raise StoreTimeoutError(f"{what} timed out after {int(seconds * 1000)}ms during resume materialization") from None
+    except Exception as exc:  # noqa: BLE001 - the store is user code
+        raise SessionStoreError(f"{what} failed during resume materialization: {exc}") from exc
+
+
+def _safe_subpath(subpath: str) -> bool:
+    """Whether a subpath from the store stays inside the session's directory
+    (it becomes a path on this host)."""
+    if not subpath or "\x00" in subpath or subpath.startswith(("/", "\\")) or ntpath.splitdrive(subpath)[0]:
+        return False
+    return not any(part in ("", ".", "..") for part in re.split(r"[\\/]", subpath))
+
+
+async def _continue_candidate(store: SessionStore, project: str, limit: float) -> tuple[str, Entries] | None:
+    """The newest session that is not a subagent's (those are mirrored as
+    sessions too, and often written last)."""
+    listing = await _bounded(limit, "SessionStore.list_sessions()", store.list_sessions(project))
+    for item in sorted(listing or [], key=lambda s: s["mtime"], reverse=True):
+        sid = item["session_id"]
+        if not is_uuid(sid):
+            continue
+        got = await _bounded(limit, f"SessionStore.load() for session {sid}", store.load({"project_key": project, "session_id": sid}))
+        if got and not (isinstance(got[0], dict) and got[0].get("isSidechain") is True):
+            return sid, got
+    return None
 
 
 async def materialize_resume(options: ClaudeAgentOptions) -> Materialized | None:
@@ -302,7 +330,9 @@ async def materialize_resume(options: ClaudeAgentOptions) -> Materialized | None
 
     Returns ``None`` when there is nothing to materialize (no store, a new
     session, a resume id that is not a UUID, or a session the store does not
-    have: then the binary looks on the local disk as usual).
+    have: then the binary looks on the local disk as usual). A store call
+    that fails or times out raises ``SessionStoreError`` (a ``RuntimeError``;
+    ``StoreTimeoutError`` for a timeout).
     """
     store = options.session_store
     if store is None or not (options.resume or options.continue_conversation):
@@ -310,47 +340,55 @@ async def materialize_resume(options: ClaudeAgentOptions) -> Materialized | None
     limit = options.load_timeout_ms / 1000
     cwd = options.cwd if options.cwd is not None else os.getcwd()
     project = project_key_for_directory(cwd)
-    entries: Entries | None = None
-    session_id = options.resume
-    if session_id is not None:
+    if options.resume is not None:
+        session_id = options.resume
         if not is_uuid(session_id):
             return None
-        entries = await _bounded(limit, "load", store.load({"project_key": project, "session_id": session_id}))
+        key: SessionKey = {"project_key": project, "session_id": session_id}
+        entries = await _bounded(limit, f"SessionStore.load() for session {session_id}", store.load(key))
+        found = (session_id, entries) if entries else None
     else:
-        listing = await _bounded(limit, "list_sessions", store.list_sessions(project))
-        for item in sorted(listing, key=lambda s: s["mtime"], reverse=True):
-            got = await _bounded(limit, "load", store.load({"project_key": project, "session_id": item["session_id"]}))
-            if got and not got[0].get("isSidechain"):
-                session_id, entries = item["session_id"], got
-                break
-    if not entries or session_id is None:
+        found = await _continue_candidate(store, project, limit)
+    if found is None:
         return None
+    session_id, entries = found
     directory = tempfile.mkdtemp(prefix="claude-resume-")  # mode 0700
     try:
         base = Path(directory) / "projects" / project
         _write_private(base / f"{session_id}.jsonl", _jsonl(entries))
-        if implements(store, "list_subkeys"):
-            subkeys = await _bounded(limit, "list_subkeys", store.list_subkeys({"project_key": project, "session_id": session_id}))
-            for sub in subkeys:
-                parts = sub.split("/")
-                if not sub or sub.startswith("/") or any(p in ("", ".", "..") for p in parts):
-                    log.warning("claude_wrap: skipped unsafe session store subpath %r", sub)
-                    continue
-                got = await _bounded(limit, "load", store.load({"project_key": project, "session_id": session_id, "subpath": sub}))
-                meta = [e for e in got or [] if e.get("type") == "agent_metadata"]
-                rest = [e for e in got or [] if e.get("type") != "agent_metadata"]
-                target = base / session_id / Path(*parts)
-                _write_private(target.with_name(target.name + ".jsonl"), _jsonl(rest))
-                if meta:
-                    sidecar = {k: v for k, v in meta[-1].items() if k != "type"}
-                    _write_private(target.with_name(target.name + ".meta.json"), json.dumps(sidecar).encode())
         _copy_auth(options.env, Path(directory))
+        if implements(store, "list_subkeys"):
+            await _materialize_subkeys(store, base, project, session_id, limit)
     except BaseException:
         shutil.rmtree(directory, ignore_errors=True)
         raise
     env = {**options.env, "CLAUDE_CONFIG_DIR": directory}
     new = dataclasses.replace(options, env=env, resume=session_id, continue_conversation=False)
     return Materialized(options=new, directory=directory)
+
+
+async def _materialize_subkeys(store: SessionStore, base: Path, project: str, session_id: str, limit: float) -> None:
+    """Write the session's subagent transcripts and their ``.meta.json``."""
+    subkeys = await _bounded(
+        limit,
+        f"SessionStore.list_subkeys() for session {session_id}",
+        store.list_subkeys({"project_key": project, "session_id": session_id}),
+    )
+    for sub in subkeys:
+        if not _safe_subpath(sub):
+            log.warning("claude_wrap: skipped unsafe session store subpath %r", sub)
+            continue
+        key: SessionKey = {"project_key": project, "session_id": session_id, "subpath": sub}
+        got = await _bounded(limit, f"SessionStore.load() for session {session_id} subpath {sub}", store.load(key))
+        if not got:
+            continue
+        meta, rest = split_agent_metadata(got)
+        target = base / session_id / Path(*sub.split("/"))
+        if rest:
+            _write_private(target.with_name(target.name + ".jsonl"), _jsonl(rest))
+        if meta is not None:
+            sidecar = {k: v for k, v in meta.items() if k != "type"}
+            _write_private(target.with_name(target.name + ".meta.json"), json.dumps(sidecar).encode())
 
 
 def _copy_auth(env: dict[str, str], target: Path) -> None:
@@ -363,32 +401,41 @@ def _copy_auth(env: dict[str, str], target: Path) -> None:
         (state, ".claude.json", None),
         (source / ".credentials.json", ".credentials.json", _strip_refresh_token),
         (source / "settings.json", "settings.json", _strip_settings),
+        (source / "cowork_settings.json", "cowork_settings.json", _strip_settings),
     ):
         try:
+            if not stat.S_ISREG(src.stat().st_mode):
+                continue  # a FIFO would hang the resume
             raw = src.read_bytes()
         except OSError:
             continue
         if clean is not None:
             try:
-                raw = json.dumps(clean(json.loads(raw))).encode()
-            except (ValueError, TypeError, AttributeError):
-                continue
+                data = json.loads(raw.decode("utf-8-sig"))
+                if clean(data):
+                    raw = json.dumps(data, separators=(",", ":"), allow_nan=False).encode()
+            except (ValueError, TypeError):
+                pass  # written as it is: the binary reads it as it would have
         _write_private(target / name, raw)
 
 
-def _strip_refresh_token(data: Any) -> Any:
+def _strip_refresh_token(data: Any) -> bool:
     # Two hosts refreshing one token would log each other out.
     oauth = data.get("claudeAiOauth") if isinstance(data, dict) else None
-    if isinstance(oauth, dict):
-        oauth.pop("refreshToken", None)
-    return data
+    if isinstance(oauth, dict) and "refreshToken" in oauth:
+        del oauth["refreshToken"]
+        return True
+    return False
 
 
-def _strip_settings(data: Any) -> Any:
-    if isinstance(data, dict):
-        data.pop("enabledPlugins", None)
-        data.pop("extraKnownMarketplaces", None)
-        env = data.get("env")
-        if isinstance(env, dict):
-            env.pop("CLAUDE_CONFIG_DIR", None)
-    return data
+def _strip_settings(data: Any) -> bool:
+    """Drop what misbehaves under another config dir: plugin declarations
+    (they would install into the empty one) and ``env.CLAUDE_CONFIG_DIR``."""
+    if not isinstance(data, dict):
+        return False
+    stripped = [data.pop(k) is not None or True for k in ("enabledPlugins", "extraKnownMarketplaces") if k in data]
+    env = data.get("env")
+    if isinstance(env, dict) and "CLAUDE_CONFIG_DIR" in env:
+        del env["CLAUDE_CONFIG_DIR"]
+        stripped.append(True)
+    return any(stripped)

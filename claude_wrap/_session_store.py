@@ -92,7 +92,8 @@ class SessionStore(Protocol):
 
     async def append(self, key: SessionKey, entries: list[SessionStoreEntry]) -> None:
         """Add ``entries`` after the ones already stored under ``key``, in order,
-        atomically if possible. ``append(key, [])`` does nothing."""
+        atomically if possible. ``append(key, [])`` leaves the stored
+        entries as they are."""
         ...
 
     async def load(self, key: SessionKey) -> list[SessionStoreEntry] | None:
@@ -125,11 +126,11 @@ class SessionStore(Protocol):
 
 
 def implements(store: object, method: str) -> bool:
-    """Whether ``store`` really provides an optional protocol method."""
-    impl = getattr(type(store), method, None)
-    if impl is None:
-        return callable(getattr(store, method, None))
-    return impl is not getattr(SessionStore, method, None)
+    """Whether ``store`` really provides an optional protocol method (not
+    the protocol's default, which raises ``NotImplementedError``)."""
+    if getattr(store, method, None) is None:
+        return False
+    return getattr(type(store), method, None) is not getattr(SessionStore, method, None)
 
 
 def now_ms() -> int:
@@ -143,42 +144,44 @@ def key_parts(key: SessionKey) -> tuple[str, str, str]:
 
 
 class InMemorySessionStore(SessionStore):
-    """A store in a dict: for tests and development (lost at exit)."""
+    """A store in a dict: for tests and development (lost at exit).
+
+    Its write times (``mtime``) strictly increase from one append to the
+    next, as a real backend's commit order gives, so listings sort the same
+    way on every run.
+    """
 
     def __init__(self) -> None:
         self._data: dict[tuple[str, str, str], list[SessionStoreEntry]] = {}
         self._mtimes: dict[tuple[str, str, str], int] = {}
         self._summaries: dict[tuple[str, str], SessionSummaryEntry] = {}
+        self._last_mtime = 0
+
+    def _next_mtime(self) -> int:
+        self._last_mtime = max(now_ms(), self._last_mtime + 1)
+        return self._last_mtime
 
     async def append(self, key: SessionKey, entries: list[SessionStoreEntry]) -> None:
-        if not entries:
-            return
         parts = key_parts(key)
-        mtime = now_ms()
-        if not parts[2]:
-            from ._store_summary import (  # needs _transcripts
-                fold_session_summary,
-                jsonl_line_size,
-                with_size,
-            )
-
-            # No await from here to the end: the fold cannot interleave with
-            # another append on this event loop.
-            prev = self._summaries.get(parts[:2])
-            summary = with_size(prev, fold_session_summary(prev, key, entries), map(jsonl_line_size, entries))
-            mtime = max(mtime, summary["mtime"])  # never behind list_sessions' mtime
-            summary["mtime"] = mtime
-            self._summaries[parts[:2]] = summary
         self._data.setdefault(parts, []).extend(entries)
+        mtime = self._next_mtime()
+        if key.get("subpath") is None:
+            from ._store_summary import fold_session_summary  # needs _transcripts
+
+            # No await from here on: the fold cannot interleave with another
+            # append on this event loop.
+            summary = fold_session_summary(self._summaries.get(parts[:2]), key, entries)
+            summary["mtime"] = mtime  # the clock list_sessions reports
+            self._summaries[parts[:2]] = summary
         self._mtimes[parts] = mtime
 
     async def load(self, key: SessionKey) -> list[SessionStoreEntry] | None:
         entries = self._data.get(key_parts(key))
-        return None if not entries else list(entries)
+        return None if entries is None else list(entries)
 
     async def list_sessions(self, project_key: str) -> list[SessionStoreListEntry]:
         return [
-            {"session_id": sid, "mtime": self._mtimes[(pk, sid, sub)]}
+            {"session_id": sid, "mtime": self._mtimes.get((pk, sid, sub), 0)}
             for (pk, sid, sub) in self._data
             if pk == project_key and not sub
         ]
@@ -192,15 +195,15 @@ class InMemorySessionStore(SessionStore):
 
     async def delete(self, key: SessionKey) -> None:
         pk, sid, sub = key_parts(key)
-        doomed = [k for k in self._data if k[:2] == (pk, sid) and (not sub or k[2] == sub)]
+        doomed = [k for k in self._data if k[:2] == (pk, sid) and (k[2] == sub or key.get("subpath") is None)]
         for k in doomed:
             del self._data[k]
             self._mtimes.pop(k, None)
-        if not sub:
+        if key.get("subpath") is None:
             self._summaries.pop((pk, sid), None)
 
     async def list_subkeys(self, key: SessionListSubkeysKey) -> list[str]:
-        return sorted(sub for (pk, sid, sub) in self._data if (pk, sid) == (key["project_key"], key["session_id"]) and sub)
+        return [sub for (pk, sid, sub) in self._data if (pk, sid) == (key["project_key"], key["session_id"]) and sub]
 
     def get_entries(self, key: SessionKey) -> list[SessionStoreEntry]:
         """Test helper: the entries under ``key`` (empty if none)."""
@@ -216,6 +219,7 @@ class InMemorySessionStore(SessionStore):
         self._data.clear()
         self._mtimes.clear()
         self._summaries.clear()
+        self._last_mtime = 0
 
 
 def file_path_to_session_key(file_path: str, projects_dir: str | os.PathLike[str]) -> SessionKey | None:
@@ -223,24 +227,23 @@ def file_path_to_session_key(file_path: str, projects_dir: str | os.PathLike[str
 
     ``<projects>/<project>/<id>.jsonl`` is a main transcript;
     ``<projects>/<project>/<id>/subagents/.../agent-<x>.jsonl`` a subkey
-    (``subpath`` joined with ``/``, without ``.jsonl``).
+    (``subpath`` joined with ``/``, without ``.jsonl``). ``projects_dir`` may
+    also be reached through a symlink.
     """
-    rel: str | None = None
     for base in (os.fspath(projects_dir), os.path.realpath(projects_dir)):
         try:
-            candidate = os.path.relpath(file_path, base)
-        except ValueError:
+            rel = Path(os.path.relpath(file_path, base))
+        except ValueError:  # another drive
             continue
-        if not candidate.startswith("..") and not os.path.isabs(candidate):
-            rel = candidate
-            break
-    if rel is None:
+        parts = list(rel.parts)
+        if not parts or parts[0] == ".." or rel.is_absolute():
+            continue
+        if len(parts) == 2 and parts[1].endswith(".jsonl"):
+            return {"project_key": parts[0], "session_id": parts[1][: -len(".jsonl")]}
+        if len(parts) >= 4:
+            sub = parts[2:]
+            if sub[-1].endswith(".jsonl"):
+                sub[-1] = sub[-1][: -len(".jsonl")]
+            return {"project_key": parts[0], "session_id": parts[1], "subpath": "/".join(sub)}
         return None
-    parts = list(Path(rel).parts)
-    if len(parts) == 2 and parts[1].endswith(".jsonl"):
-        return {"project_key": parts[0], "session_id": parts[1][: -len(".jsonl")]}
-    if len(parts) >= 4 and parts[-1].endswith(".jsonl"):
-        sub = parts[2:]
-        sub[-1] = sub[-1][: -len(".jsonl")]
-        return {"project_key": parts[0], "session_id": parts[1], "subpath": "/".join(sub)}
     return None

@@ -35,7 +35,7 @@ from ._session_store import (
     key_parts,
     now_ms,
 )
-from ._store_summary import fold_stored
+from ._store_summary import fold_session_summary
 
 if TYPE_CHECKING:
     import psycopg
@@ -184,12 +184,11 @@ class PostgresSessionStore(SessionStore):
                 (pk, sid),
             )
             if old:
-                texts_before = [r[0] for r in old]
-                prev = fold_stored(None, key, texts_before)
+                prev = fold_session_summary(None, key, [json.loads(r[0]) for r in old])
                 # list_sessions takes the newest entry's mtime: stay at or past
                 # it even if that writer's clock ran ahead of ours.
                 prev["mtime"] = max(int(r[1]) for r in old)
-        summary = fold_stored(prev, key, texts, entries)
+        summary = fold_session_summary(prev, key, entries)
         # Read under the row lock, so this session's mtimes follow commit order
         # and the summary's mtime is the max list_sessions reports.
         mtime = max(now_ms(), summary["mtime"])

@@ -37,7 +37,7 @@ from ._session_store import (
     key_parts,
     now_ms,
 )
-from ._store_summary import fold_stored
+from ._store_summary import fold_session_summary
 
 __all__ = ["RedisSessionStore"]
 
@@ -148,8 +148,8 @@ class RedisSessionStore(SessionStore):
             # summaries existed; summarise them once.
             old = yield "lrange", (entries_key, 0, -1)
             if old:
-                prev = fold_stored(None, key, [_text(v) for v in old])
-        summary = fold_stored(prev, key, values, entries)
+                prev = fold_session_summary(None, key, [json.loads(v) for v in old])
+        summary = fold_session_summary(prev, key, entries)
         mtime = max(now_ms(), summary["mtime"])  # the session's score never goes back
         stored_now = json.dumps({"mtime": mtime, "data": summary["data"]}, ensure_ascii=False, separators=(",", ":"))
         yield "multi", ()

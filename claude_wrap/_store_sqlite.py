@@ -30,7 +30,7 @@ from ._session_store import (
     key_parts,
     now_ms,
 )
-from ._store_summary import fold_stored
+from ._store_summary import fold_session_summary
 
 __all__ = ["SQLiteSessionStore"]
 
@@ -105,7 +105,7 @@ class SQLiteSessionStore(SessionStore):
             conn.execute("BEGIN IMMEDIATE")
             try:
                 # The clock is read under the write lock, so mtimes follow commit order.
-                mtime = now_ms() if sub else _fold(conn, key, entries, [r[3] for r in rows])
+                mtime = now_ms() if sub else _fold(conn, key, entries)
                 conn.executemany(
                     "INSERT INTO session_entries (project_key, session_id, subpath, entry) VALUES (?, ?, ?, ?)", rows
                 )
@@ -200,8 +200,8 @@ def _wal(conn: sqlite3.Connection, timeout: float) -> None:
             time.sleep(0.01)
 
 
-def _fold(conn: sqlite3.Connection, key: SessionKey, entries: list[SessionStoreEntry], texts: list[str]) -> int:
-    """Fold ``entries`` (serialized as ``texts``) into the main transcript's
+def _fold(conn: sqlite3.Connection, key: SessionKey, entries: list[SessionStoreEntry]) -> int:
+    """Fold ``entries`` into the main transcript's
     stored summary, inside the caller's write transaction and before they
     are inserted; the summary's new mtime."""
     pk, sid, _ = key_parts(key)
@@ -220,9 +220,9 @@ def _fold(conn: sqlite3.Connection, key: SessionKey, entries: list[SessionStoreE
         )
         old = [r[0] for r in cur]
         if old:
-            prev = fold_stored(None, key, old)
-    summary = fold_stored(prev, key, texts, entries)
-    mtime = max(now_ms(), summary["mtime"])  # never behind the mtime list_sessions reports
+            prev = fold_session_summary(None, key, [json.loads(t) for t in old])
+    summary = fold_session_summary(prev, key, entries)
+    mtime: int = max(now_ms(), summary["mtime"])  # never behind the mtime list_sessions reports
     conn.execute(
         "INSERT INTO session_summaries VALUES (?, ?, ?, ?) "
         "ON CONFLICT DO UPDATE SET mtime = excluded.mtime, data = excluded.data",

@@ -1,10 +1,14 @@
-"""Transcript entries → sessions and messages, with no I/O.
+"""Transcript files → session metadata, with no I/O.
 
 The binary writes one JSON object per line to
 ``<config dir>/projects/<sanitized cwd>/<session id>.jsonl``; session stores
-hold the same objects. Everything here works on the parsed entries, so the
-local-disk functions (``_sessions``) and the store-backed ones
-(``_store_helpers``) give the same answers for the same transcript.
+hold the same objects. A session's metadata (``SDKSessionInfo``) is read the
+way the official package reads it: from the first and last 64 KiB of the
+JSONL text (its *head* and *tail*), by scanning for ``"field":"value"``
+pairs instead of parsing every line. Listing a project with large sessions
+then costs two small reads per session, and disk and store give the same
+answer for the same transcript: the store path renders its entries as the
+same JSONL text first (``store_jsonl``).
 """
 
 from __future__ import annotations
@@ -12,37 +16,42 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 import unicodedata
-import uuid as uuid_mod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
 __all__ = [
     "ForkSessionResult",
+    "Lite",
     "SDKSessionInfo",
     "SessionMessage",
-    "build_chain",
+    "canonical_path",
     "config_dir",
-    "fork_entries",
+    "epoch_ms",
+    "first_prompt_from_head",
+    "first_prompt_of_texts",
+    "info_from_lite",
     "is_uuid",
-    "page",
-    "parse_jsonl",
+    "last_string_field",
+    "lite_from_bytes",
+    "page_messages",
+    "page_sessions",
     "project_key_for_directory",
     "sanitize_path",
-    "session_info",
-    "to_messages",
+    "store_jsonl",
+    "string_field",
 ]
 
-Entry = dict[str, Any]
-
+# Bytes read from each end of a transcript for its metadata.
+LITE_BUF = 65536
 # Longest sanitized directory name the binary uses before it appends a hash.
 _MAX_SANITIZED = 200
 _NON_ALNUM = re.compile(r"[^a-zA-Z0-9]")
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.IGNORECASE)
-_CHAIN_TYPES = frozenset({"user", "assistant", "progress", "system", "attachment"})
 # Auto-generated user turns that are not what the user typed.
 _SKIP_PROMPT = re.compile(
     r"^(?:<local-command-stdout>|<session-start-hook>|<tick>|<goal>|"
@@ -51,17 +60,19 @@ _SKIP_PROMPT = re.compile(
     r"\s*<ide_selection>[\s\S]*</ide_selection>\s*$)"
 )
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>")
-# Fields tying an entry to a team/agent/source that a fork must not inherit.
-_FORK_DROPPED = ("teamName", "agentName", "slug", "sourceToolAssistantUUID")
+# The rest of a JSON string after its opening quote: up to the closing quote,
+# a backslash escaping whatever follows it.
+_STRING_BODY = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 @dataclass
 class SDKSessionInfo:
     """One session, as ``list_sessions`` / ``get_session_info`` describe it.
 
-    ``summary`` is the best title available: the user's custom title, the
-    AI title, the last prompt, a summary entry, or the first prompt.
-    Times are epoch milliseconds.
+    ``summary`` is the best title available: the custom title, the AI title,
+    the last prompt, a summary entry, or the first prompt. Times are epoch
+    milliseconds; ``file_size`` is the transcript's size in bytes (``None``
+    where a store's summary stands in for the transcript).
     """
 
     session_id: str
@@ -78,9 +89,11 @@ class SDKSessionInfo:
 
 @dataclass
 class SessionMessage:
-    """A user or assistant message of a session's main chain.
+    """A user or assistant message of a session's conversation.
 
     ``message`` is the API message as stored (``role`` and ``content``).
+    ``parent_tool_use_id`` and ``parent_agent_id`` are set on a subagent's
+    messages: the Agent tool call that started it and the subagent that did.
     """
 
     type: Literal["user", "assistant"]
@@ -132,6 +145,12 @@ def sanitize_path(name: str) -> str:
     return f"{sanitized[:_MAX_SANITIZED]}-{_simple_hash(name)}"
 
 
+def long_prefix(sanitized: str) -> str | None:
+    """For an over-long sanitized name, the part before its hash (another
+    runtime may hash differently); ``None`` for a name kept whole."""
+    return sanitized[:_MAX_SANITIZED] if len(sanitized) > _MAX_SANITIZED else None
+
+
 def canonical_path(directory: str | os.PathLike[str]) -> str:
     """``realpath`` + NFC, the form the binary keys projects by."""
     try:
@@ -159,125 +178,55 @@ def config_dir(env: Mapping[str, str] | None = None) -> Path:
     return Path(unicodedata.normalize("NFC", os.path.join(home, ".claude")))
 
 
-# -- parsing ---------------------------------------------------------------------
+# -- string fields without parsing ----------------------------------------------------
 
 
-def parse_jsonl(data: bytes | str) -> list[Entry]:
-    """The JSON objects of a JSONL text; corrupt, half-written and non-object
-    lines are skipped (a crash mid-write must not hide the rest)."""
-    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    entries: list[Entry] = []
-    for line in text.splitlines():
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            entries.append(value)
-    return entries
+def _unescape(raw: str) -> str:
+    if "\\" not in raw:
+        return raw
+    try:
+        value = json.loads(f'"{raw}"')
+    except ValueError:
+        return raw
+    return value if isinstance(value, str) else raw
 
 
-def _chain_entries(entries: Iterable[Entry]) -> list[Entry]:
-    return [e for e in entries if e.get("type") in _CHAIN_TYPES and isinstance(e.get("uuid"), str)]
+def _field_values(text: str, key: str, *, first_only: bool) -> Iterator[str]:
+    """Values of ``"key":"..."`` (then of ``"key": "..."``) in ``text``, in
+    order, at any nesting depth; an unterminated value ends the scan."""
+    for opener in (f'"{key}":"', f'"{key}": "'):
+        at = text.find(opener)
+        while at >= 0:
+            start = at + len(opener)
+            body = _STRING_BODY.match(text, start)
+            if body is None:
+                break
+            yield _unescape(text[start : body.end() - 1])
+            if first_only:
+                break
+            at = text.find(opener, body.end())
 
 
-def build_chain(entries: list[Entry], *, leaf_uuid: str | None = None) -> list[Entry]:
-    """The conversation chain, root first: from the newest main-line
-    user/assistant leaf (or ``leaf_uuid``) back along ``parentUuid``.
-
-    Sidechains, team and meta entries do not pick the leaf; the walk stops
-    at a cycle or a missing parent, so a damaged file still yields its tail.
-    """
-    linked = _chain_entries(entries)
-    by_uuid = {e["uuid"]: e for e in linked}
-    if leaf_uuid is not None:
-        leaf = by_uuid.get(leaf_uuid)
-    else:
-        position = {e["uuid"]: i for i, e in enumerate(linked)}
-        parents = {e.get("parentUuid") for e in linked}
-        leaves: list[Entry] = []
-        for terminal in (e for e in linked if e["uuid"] not in parents):
-            seen: set[str] = set()
-            cur: Entry | None = terminal
-            while cur is not None and cur["uuid"] not in seen:
-                seen.add(cur["uuid"])
-                if cur.get("type") in ("user", "assistant"):
-                    leaves.append(cur)
-                    break
-                cur = by_uuid.get(cur.get("parentUuid") or "")
-        main = [e for e in leaves if not (e.get("isSidechain") or e.get("teamName") or e.get("isMeta"))]
-        pool = main or leaves
-        leaf = max(pool, key=lambda e: position[e["uuid"]]) if pool else None
-    chain: list[Entry] = []
-    seen_chain: set[str] = set()
-    while leaf is not None and leaf["uuid"] not in seen_chain:
-        seen_chain.add(leaf["uuid"])
-        chain.append(leaf)
-        leaf = by_uuid.get(leaf.get("parentUuid") or "")
-    chain.reverse()
-    return chain
+def string_field(text: str, key: str) -> str | None:
+    """The first string value of ``key`` in a JSONL text (``None`` if none)."""
+    return next(_field_values(text, key, first_only=True), None)
 
 
-def page(items: list[Any], limit: int | None, offset: int) -> list[Any]:
-    """``items[offset:offset+limit]`` with ``limit`` ``None``/0 meaning all."""
-    offset = max(0, offset)
-    if limit is not None and limit > 0:
-        return items[offset : offset + limit]
-    return items[offset:]
+def last_string_field(text: str, key: str) -> str | None:
+    """The last string value of ``key`` in a JSONL text (``None`` if none)."""
+    last = None
+    for last in _field_values(text, key, first_only=False):
+        pass
+    return last
 
 
-def to_messages(
-    entries: list[Entry],
-    *,
-    sidechain: bool = False,
-    parent_tool_use_id: str | None = None,
-    parent_agent_id: str | None = None,
-) -> list[SessionMessage]:
-    """The visible user/assistant messages of the main chain.
-
-    ``sidechain``: the transcript is a subagent's, whose entries are all
-    marked ``isSidechain``; they are visible there.
-    """
-    out: list[SessionMessage] = []
-    for e in build_chain(entries):
-        kind = e.get("type")
-        if kind not in ("user", "assistant") or e.get("isMeta") or e.get("teamName"):
-            continue
-        if e.get("isSidechain") and not sidechain:
-            continue
-        out.append(
-            SessionMessage(
-                type="user" if kind == "user" else "assistant",
-                uuid=e["uuid"],
-                session_id=str(e.get("sessionId", "")),
-                message=e.get("message"),
-                parent_tool_use_id=parent_tool_use_id,
-                parent_agent_id=parent_agent_id,
-            )
-        )
-    return out
+# -- first prompt -------------------------------------------------------------------------
 
 
-# -- session metadata --------------------------------------------------------------
-
-
-def _prompt_text(entry: Entry) -> tuple[str, str]:
-    """(first real prompt text, slash-command fallback) of a user entry."""
-    if entry.get("type") != "user" or entry.get("isMeta") or entry.get("isCompactSummary"):
-        return "", ""
-    message = entry.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, str):
-        texts = [content]
-    elif isinstance(content, list):
-        if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
-            return "", ""
-        texts = [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
-    else:
-        return "", ""
+def first_prompt_of_texts(texts: Iterable[str]) -> tuple[str, str]:
+    """``(prompt, command)`` of a user message's texts: the first one that is
+    something the user typed (one line, at most 200 characters), and the
+    slash command seen before it, if any (``""`` for none)."""
     command = ""
     for raw in texts:
         text = raw.replace("\n", " ").strip()
@@ -293,132 +242,157 @@ def _prompt_text(entry: Entry) -> tuple[str, str]:
     return "", command
 
 
-def _epoch_ms(value: Any) -> int | None:
+def message_texts(message: Any) -> list[str]:
+    """The text of a stored API message: its string content, or its text blocks."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return [content]
+    if isinstance(content, list):
+        return [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+    return []
+
+
+def _prompt_line(line: str) -> bool:
+    """Whether a line may hold the first prompt (a user turn that is not a
+    tool result, meta or a compaction summary), before parsing it."""
+    return (
+        ('"type":"user"' in line or '"type": "user"' in line)
+        and '"tool_result"' not in line
+        and '"isMeta":true' not in line
+        and '"isMeta": true' not in line
+        and '"isCompactSummary":true' not in line
+        and '"isCompactSummary": true' not in line
+    )
+
+
+def first_prompt_from_head(head: str) -> str:
+    """The first real user prompt in a JSONL text (``""`` if none); a slash
+    command stands in when no typed prompt comes first."""
+    fallback = ""
+    for line in head.split("\n"):
+        if not _prompt_line(line):
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(entry, dict) or entry.get("type") != "user" or not isinstance(entry.get("message"), dict):
+            continue
+        prompt, command = first_prompt_of_texts(message_texts(entry["message"]))
+        if prompt:
+            return prompt
+        fallback = fallback or command
+    return fallback
+
+
+# -- metadata from head and tail -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lite:
+    """A transcript's size, write time (epoch ms) and both ends as text."""
+
+    mtime: int
+    size: int
+    head: str
+    tail: str
+
+
+def lite_from_bytes(data: bytes, mtime: int) -> Lite | None:
+    """The ``Lite`` of a whole transcript; ``None`` for an empty one."""
+    if not data:
+        return None
+    head = data[:LITE_BUF].decode("utf-8", errors="replace")
+    tail = data[-LITE_BUF:].decode("utf-8", errors="replace") if len(data) > LITE_BUF else head
+    return Lite(mtime=mtime, size=len(data), head=head, tail=tail)
+
+
+def epoch_ms(value: Any) -> int | None:
+    """An ISO-8601 timestamp in epoch milliseconds (``None`` if not one)."""
     if not isinstance(value, str):
         return None
     try:
-        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
+        return int(datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value).timestamp() * 1000)
     except ValueError:
         return None
 
 
-def _last_str(entries: list[Entry], field: str, *, kind: str | None = None) -> str | None:
-    for e in reversed(entries):
-        value = e.get(field)
-        if isinstance(value, str) and value and (kind is None or e.get("type") == kind):
-            return value
-    return None
+def _tag(tail: str) -> str | None:
+    # Only a tag entry's own line: "tag" keys also occur in tool inputs.
+    line = next((ln for ln in reversed(tail.split("\n")) if ln.startswith('{"type":"tag"')), None)
+    return (last_string_field(line, "tag") or None) if line is not None else None
 
 
-def session_info(
-    session_id: str,
-    entries: list[Entry],
-    *,
-    last_modified: int,
-    file_size: int | None = None,
-    project_path: str | None = None,
-) -> SDKSessionInfo | None:
-    """Metadata of one transcript, or ``None`` for a subagent (sidechain)
-    transcript or one with nothing to call it by (metadata only)."""
-    if not entries or entries[0].get("isSidechain") is True:
+def info_from_lite(session_id: str, lite: Lite, project_path: str | None = None) -> SDKSessionInfo | None:
+    """A session's metadata from its transcript's ends, or ``None`` for a
+    subagent transcript (sidechain) or one with nothing to call it by."""
+    head, tail = lite.head, lite.tail
+    first_line = head.split("\n", 1)[0]
+    if '"isSidechain":true' in first_line or '"isSidechain": true' in first_line:
         return None
-    custom_title = _last_str(entries, "customTitle") or _last_str(entries, "aiTitle")
-    first_prompt: str | None = None
-    command = ""
-    for e in entries:
-        text, cmd = _prompt_text(e)
-        command = command or cmd
-        if text:
-            first_prompt = text
-            break
-    first_prompt = first_prompt or command or None
-    summary = custom_title or _last_str(entries, "lastPrompt") or _last_str(entries, "summary") or first_prompt
+    custom_title = (
+        last_string_field(tail, "customTitle")
+        or last_string_field(head, "customTitle")
+        or last_string_field(tail, "aiTitle")
+        or last_string_field(head, "aiTitle")
+        or None
+    )
+    first_prompt = first_prompt_from_head(head) or None
+    summary = custom_title or last_string_field(tail, "lastPrompt") or last_string_field(tail, "summary") or first_prompt
     if not summary:
         return None
-    tag = None
-    for e in reversed(entries):
-        if e.get("type") == "tag":
-            tag = e.get("tag") or None  # "" clears the tag
-            break
-    cwd = next((e["cwd"] for e in entries if isinstance(e.get("cwd"), str) and e["cwd"]), None)
-    created = next((t for e in entries if (t := _epoch_ms(e.get("timestamp"))) is not None), None)
     return SDKSessionInfo(
         session_id=session_id,
         summary=summary,
-        last_modified=last_modified,
-        file_size=file_size,
+        last_modified=lite.mtime,
+        file_size=lite.size,
         custom_title=custom_title,
         first_prompt=first_prompt,
-        git_branch=_last_str(entries, "gitBranch"),
-        cwd=cwd or project_path,
-        tag=tag if isinstance(tag, str) else None,
-        created_at=created,
+        git_branch=last_string_field(tail, "gitBranch") or string_field(head, "gitBranch") or None,
+        cwd=string_field(head, "cwd") or project_path or None,
+        tag=_tag(tail),
+        created_at=epoch_ms(string_field(head, "timestamp")),
     )
 
 
-# -- mutations -----------------------------------------------------------------------
+# -- store entries as a transcript ------------------------------------------------------------
 
 
-def now_iso() -> str:
-    """The current time as the binary writes it (``...Z``, milliseconds)."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+def store_jsonl(entries: Iterable[Any]) -> str:
+    """Entries from a store as the JSONL text the binary would have written
+    (compact, ASCII, ``type`` first: a store may reorder keys, and a tag is
+    found by its line's start)."""
+
+    def type_first(entry: Any) -> Any:
+        return {"type": entry["type"], **entry} if isinstance(entry, dict) and "type" in entry else entry
+
+    return "".join(json.dumps(type_first(e), separators=(",", ":")) + "\n" for e in entries)
 
 
-def title_entry(session_id: str, title: str) -> Entry:
-    """The entry ``rename_session`` appends."""
-    if not isinstance(title, str) or not title.strip():
-        raise ValueError("title must be a non-empty string")
-    return {"type": "custom-title", "customTitle": title.strip(), "sessionId": session_id}
+def mtime_from_jsonl_tail(jsonl: str) -> int:
+    """The last entry's timestamp (epoch ms), or now if it has none."""
+    stripped = jsonl.rstrip()
+    try:
+        last = json.loads(stripped[stripped.rfind("\n") + 1 :])
+    except ValueError:
+        last = None
+    stamp = epoch_ms(last.get("timestamp")) if isinstance(last, dict) else None
+    return stamp if stamp is not None else int(time.time() * 1000)
 
 
-def tag_entry(session_id: str, tag: str | None) -> Entry:
-    """The entry ``tag_session`` appends (``None`` clears the tag)."""
-    clean = "" if tag is None else "".join(ch for ch in unicodedata.normalize("NFC", tag) if ch.isprintable()).strip()
-    if tag is not None and not clean:
-        raise ValueError("tag must be a non-empty printable string, or None to clear it")
-    return {"type": "tag", "tag": clean, "sessionId": session_id}
+# -- paging -------------------------------------------------------------------------------------
 
 
-def fork_entries(
-    source_id: str,
-    entries: list[Entry],
-    *,
-    new_id: str | None = None,
-    up_to_message_id: str | None = None,
-    title: str | None = None,
-) -> tuple[str, list[Entry]]:
-    """A copy of a session's main chain under a new session id.
-
-    Every uuid is remapped (so the two sessions never share entries),
-    sidechain and ``progress`` entries are dropped, each entry records
-    ``forkedFrom``, and a title entry ``"<title> (fork)"`` is appended.
-    ``up_to_message_id`` ends the copy at that message (inclusive).
-    """
-    if up_to_message_id is not None and not any(e.get("uuid") == up_to_message_id for e in entries):
-        raise ValueError(f"message {up_to_message_id!r} is not in session {source_id}")
-    chain = build_chain(entries, leaf_uuid=up_to_message_id)
-    if not chain:
-        raise ValueError(f"session {source_id} has no messages to fork")
-    fork_id = new_id or str(uuid_mod.uuid4())
-    remap: dict[str, str] = {}
-    out: list[Entry] = []
-    for e in chain:
-        if e.get("isSidechain") or e.get("type") == "progress":
-            continue
-        copy = {k: v for k, v in e.items() if k not in _FORK_DROPPED}
-        remap[e["uuid"]] = copy["uuid"] = str(uuid_mod.uuid4())
-        parent = e.get("parentUuid")
-        copy["parentUuid"] = remap.get(parent) if isinstance(parent, str) else None
-        copy["sessionId"] = fork_id
-        copy["forkedFrom"] = {"sessionId": source_id, "messageUuid": e["uuid"]}
-        out.append(copy)
-    if title is None:
-        info = session_info(source_id, entries, last_modified=0)
-        title = f"{info.summary if info else source_id} (fork)"
-    out.append(title_entry(fork_id, title))
-    return fork_id, out
+def page_sessions(items: list[Any], limit: int | None, offset: int) -> list[Any]:
+    """A page of a session listing (an offset or limit below 1 is ignored)."""
+    if offset > 0:
+        items = items[offset:]
+    return items[:limit] if limit is not None and limit > 0 else items
 
 
-def dumps_line(entry: Mapping[str, Any]) -> str:
-    """One JSONL line (compact, like the binary writes)."""
-    return json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"
+def page_messages(items: list[Any], limit: int | None, offset: int) -> list[Any]:
+    """A page of messages: ``items[offset:offset + limit]``, or from
+    ``offset`` on without a positive ``limit``."""
+    if limit is not None and limit > 0:
+        return items[offset : offset + limit]
+    return items[offset:] if offset > 0 else items

@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from claude_wrap._session_store import SessionKey
-from claude_wrap._store_summary import jsonl_line_size, summary_to_info
-from claude_wrap._transcripts import session_info
+from claude_wrap._store_summary import fold_session_summary
 
 
 class WithoutSummaries:
@@ -48,11 +47,11 @@ class CountingLoads(WithoutSummaries):
 
 
 async def assert_summary_consistent(store: Any, project: str, sid: str) -> None:
-    """The stored summary is the whole transcript's, stamped with list_sessions' mtime."""
+    """The stored summary is the fold of the whole transcript, stamped with
+    list_sessions' mtime."""
     key: SessionKey = {"project_key": project, "session_id": sid}
     entries = await store.load(key)
     (summary,) = [s for s in await store.list_session_summaries(project) if s["session_id"] == sid]
     mtime = next(s["mtime"] for s in await store.list_sessions(project) if s["session_id"] == sid)
     assert summary["mtime"] == mtime
-    size = sum(map(jsonl_line_size, entries))
-    assert summary_to_info(summary) == session_info(sid, entries, last_modified=mtime, file_size=size)
+    assert summary["data"] == fold_session_summary(None, key, entries)["data"]

@@ -4,6 +4,7 @@ summaries alone (no transcript loaded), as ``list_sessions`` does from disk."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import anyio
@@ -64,9 +65,11 @@ async def test_store_summaries_list_what_the_disk_lists(
         assert by_id[first].cwd == str(cwd.resolve())
 
         # The summaries were folded from the binary's own transcript entries:
-        # the slow path, which reads the transcripts, says the same.
+        # the slow path, which reads the transcripts, says the same (and has
+        # their size, which a summary has not).
         slow = await list_sessions_from_store(WithoutSummaries(store), directory=cwd)  # type: ignore[arg-type]
-        assert slow == in_store
+        assert [dataclasses.replace(i, file_size=None) for i in slow] == in_store
+        assert all(i.file_size for i in slow) and not any(i.file_size for i in in_store)
         assert {s["session_id"] for s in await store.list_session_summaries(project_key_for_directory(cwd))} == {first, second}
     finally:
         store.close()

@@ -339,4 +339,4 @@ async def test_a_local_fork_resumes_with_the_earlier_turns(
     assert messages[-1].session_id == fork.session_id
     assert _texts(scripted_model)[:3] == ["question one", "first answer", "forked question"]
     info = [i for i in list_sessions(directory=cwd, config_dir=config) if i.session_id == fork.session_id]
-    assert info and info[0].custom_title == "question two (fork)"
+    assert info and info[0].custom_title == "question one (fork)"  # the first prompt, as the official fork titles it

@@ -25,7 +25,7 @@ from claude_wrap.testing import run_session_store_conformance
 
 pytestmark = [pytest.mark.anyio, pytest.mark.stores]
 
-FULL = 17
+FULL = 19  # strict: the official 14 contracts and ours
 
 
 class _Made:
@@ -59,28 +59,28 @@ def _table() -> str:
 
 
 async def test_in_memory() -> None:
-    assert await run_session_store_conformance(InMemorySessionStore) == FULL
+    assert await run_session_store_conformance(InMemorySessionStore, strict=True) == FULL
 
 
 async def test_sqlite(tmp_path: Path, made: _Made) -> None:
     def make() -> SessionStore:
         return made.add(SQLiteSessionStore(tmp_path / f"{uuid.uuid4().hex}.db"))
 
-    assert await run_session_store_conformance(make) == FULL
+    assert await run_session_store_conformance(make, strict=True) == FULL
 
 
 async def test_postgres(postgres_server: PostgresServer, made: _Made) -> None:
     def make() -> SessionStore:
         return made.add(PostgresSessionStore(postgres_server.url, table=_table()))
 
-    assert await run_session_store_conformance(make) == FULL
+    assert await run_session_store_conformance(make, strict=True) == FULL
 
 
 async def test_redis(redis_server: RedisServer, made: _Made) -> None:
     def make() -> SessionStore:
         return made.add(RedisSessionStore(redis_server.url, prefix=f"t:{uuid.uuid4().hex}:"))
 
-    assert await run_session_store_conformance(make) == FULL
+    assert await run_session_store_conformance(make, strict=True) == FULL
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
@@ -88,7 +88,7 @@ async def test_postgres_with_an_async_connection(postgres_server: PostgresServer
     import psycopg
 
     async with await psycopg.AsyncConnection.connect(postgres_server.url, autocommit=True) as conn:
-        assert await run_session_store_conformance(lambda: PostgresSessionStore(conn, table=_table())) == FULL
+        assert await run_session_store_conformance(lambda: PostgresSessionStore(conn, table=_table()), strict=True) == FULL
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
@@ -97,7 +97,7 @@ async def test_redis_with_an_async_client(redis_server: RedisServer, anyio_backe
 
     client = redis.asyncio.Redis.from_url(redis_server.url)
     try:
-        assert await run_session_store_conformance(lambda: RedisSessionStore(client, prefix=f"a:{uuid.uuid4().hex}:")) == FULL
+        assert await run_session_store_conformance(lambda: RedisSessionStore(client, prefix=f"a:{uuid.uuid4().hex}:"), strict=True) == FULL
     finally:
         await client.aclose()
 
@@ -107,10 +107,10 @@ async def test_sync_clients_are_accepted(postgres_server: PostgresServer, redis_
     import redis
 
     with psycopg.connect(postgres_server.url, autocommit=True) as conn:
-        assert await run_session_store_conformance(lambda: PostgresSessionStore(conn, table=_table())) == FULL
+        assert await run_session_store_conformance(lambda: PostgresSessionStore(conn, table=_table()), strict=True) == FULL
     client = redis.Redis.from_url(redis_server.url)
     try:
-        assert await run_session_store_conformance(lambda: RedisSessionStore(client, prefix=f"s:{uuid.uuid4().hex}:")) == FULL
+        assert await run_session_store_conformance(lambda: RedisSessionStore(client, prefix=f"s:{uuid.uuid4().hex}:"), strict=True) == FULL
     finally:
         client.close()
 
@@ -130,10 +130,13 @@ class _AppendOnly:
 
 
 async def test_kit_skips_optional_methods_a_store_lacks() -> None:
-    assert await run_session_store_conformance(_AppendOnly) == 7
+    assert await run_session_store_conformance(_AppendOnly) == 6
+    assert await run_session_store_conformance(_AppendOnly, strict=True) == 8
     skip: Callable[[], SessionStore] = InMemorySessionStore
-    assert await run_session_store_conformance(skip, skip_optional=frozenset({"delete"})) == FULL - 4
-    assert await run_session_store_conformance(skip, skip_optional=frozenset({"list_session_summaries"})) == FULL - 3
+    assert await run_session_store_conformance(skip) == 14
+    assert await run_session_store_conformance(skip, skip_optional=frozenset({"delete"})) == 11
+    assert await run_session_store_conformance(skip, skip_optional=frozenset({"list_session_summaries"})) == 13
+    assert await run_session_store_conformance(skip, skip_optional=frozenset({"list_session_summaries"}), strict=True) == 15
 
 
 async def test_kit_catches_a_broken_store() -> None:

@@ -31,6 +31,8 @@ from claude_wrap._mirror import MirrorBatcher
 from claude_wrap._transcripts import sanitize_path
 
 SID = "11111111-2222-4333-8444-555555555555"
+U1 = "00000000-0000-4000-8000-0000000000a1"
+A1 = "00000000-0000-4000-8000-0000000000b1"
 
 
 def _entry(kind: str, uid: str, parent: str | None, text: str, **extra: Any) -> dict[str, Any]:
@@ -50,11 +52,11 @@ def layout(tmp_path: Path) -> tuple[Path, Path]:
     pdir.mkdir(parents=True)
     lines = [
         json.dumps({"type": "queue-operation", "operation": "enqueue", "sessionId": SID}),
-        json.dumps(_entry("user", "u1", None, "first question")),
+        json.dumps(_entry("user", U1, None, "first question")),
         "{not json at all",
-        json.dumps(_entry("assistant", "a1", "u1", "first answer")),
-        json.dumps(_entry("assistant", "dead", "u1", "abandoned branch")),
-        json.dumps({"type": "attachment", "uuid": "att", "parentUuid": "a1", "sessionId": SID}),
+        json.dumps(_entry("assistant", A1, U1, "first answer")),
+        json.dumps(_entry("assistant", "dead", U1, "abandoned branch")),
+        json.dumps({"type": "attachment", "uuid": "att", "parentUuid": A1, "sessionId": SID}),
         json.dumps(_entry("user", "u2", "att", "second question")),
         json.dumps(_entry("assistant", "a2", "u2", "second answer", gitBranch="main")),
         json.dumps({"type": "last-prompt", "lastPrompt": "second question", "sessionId": SID}),
@@ -76,13 +78,13 @@ def test_messages_follow_the_main_chain_and_skip_bad_lines(layout: tuple[Path, P
     config, project = layout
     messages = get_session_messages(SID, directory=project, config_dir=config)
     assert [(m.type, m.uuid, m.message["content"]) for m in messages] == [
-        ("user", "u1", "first question"),
-        ("assistant", "a1", "first answer"),
+        ("user", U1, "first question"),
+        ("assistant", A1, "first answer"),
         ("user", "u2", "second question"),
         ("assistant", "a2", "second answer"),
     ]
     assert messages[0].session_id == SID
-    assert [m.uuid for m in get_session_messages(SID, directory=project, limit=2, offset=1, config_dir=config)] == ["a1", "u2"]
+    assert [m.uuid for m in get_session_messages(SID, directory=project, limit=2, offset=1, config_dir=config)] == [A1, "u2"]
     # Without a directory every project is searched.
     assert len(get_session_messages(SID, config_dir=config)) == 4
     assert get_session_messages("not-a-uuid", config_dir=config) == []
@@ -116,19 +118,23 @@ def test_info_listing_and_mutations(layout: tuple[Path, Path]) -> None:
 
 def test_fork_up_to_a_message_and_delete(layout: tuple[Path, Path]) -> None:
     config, project = layout
-    fork = fork_session(SID, directory=project, up_to_message_id="a1", config_dir=config)
+    fork = fork_session(SID, directory=project, up_to_message_id=A1, config_dir=config)
     path = next((config / "projects").glob(f"*/{fork.session_id}.jsonl"))
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     forked = get_session_messages(fork.session_id, directory=project, config_dir=config)
     assert [m.message["content"] for m in forked] == ["first question", "first answer"]
     assert {m.session_id for m in forked} == {fork.session_id}
-    assert not {m.uuid for m in forked} & {"u1", "a1"}  # every uuid remapped
+    assert not {m.uuid for m in forked} & {U1, A1}  # every uuid remapped
     raw = [json.loads(line) for line in path.read_text().splitlines()]
-    assert raw[0]["forkedFrom"] == {"sessionId": SID, "messageUuid": "u1"}
+    assert raw[0]["forkedFrom"] == {"sessionId": SID, "messageUuid": U1}
+    # The title entry is stamped like every other entry of the fork.
+    assert raw[-1]["type"] == "custom-title" and raw[-1]["uuid"] and raw[-1]["timestamp"].endswith("Z")
     info = get_session_info(fork.session_id, config_dir=config)
-    assert info is not None and info.custom_title == "second question (fork)"
-    with pytest.raises(ValueError):
+    assert info is not None and info.custom_title == "first question (fork)"
+    with pytest.raises(ValueError, match="Invalid up_to_message_id: missing"):
         fork_session(SID, up_to_message_id="missing", config_dir=config)
+    with pytest.raises(ValueError, match="not found in session"):
+        fork_session(SID, up_to_message_id=str(uuid.uuid4()), config_dir=config)
 
     delete_session(fork.session_id, directory=project, config_dir=config)
     assert get_session_info(fork.session_id, config_dir=config) is None
@@ -251,3 +257,43 @@ def test_options_validate_the_store() -> None:
         ClaudeAgentOptions(session_store=object())  # type: ignore[arg-type]
     argv = ClaudeAgentOptions(session_store=InMemorySessionStore()).explain().argv
     assert "--session-mirror" in argv
+
+
+@pytest.mark.anyio
+async def test_resume_from_a_failing_store_raises_a_runtime_error_naming_the_call(tmp_path: Path) -> None:
+    from claude_wrap import ClaudeAgentOptions, SessionStoreError
+    from claude_wrap._mirror import materialize_resume
+
+    class Down(InMemorySessionStore):
+        async def load(self, key: Any) -> Any:
+            raise ConnectionError("connection refused")
+
+    options = ClaudeAgentOptions(cwd=tmp_path, resume=SID, session_store=Down())
+    with pytest.raises(RuntimeError) as info:
+        await materialize_resume(options)
+    assert isinstance(info.value, SessionStoreError) and isinstance(info.value.__cause__, ConnectionError)
+    assert str(info.value) == f"SessionStore.load() for session {SID} failed during resume materialization: connection refused"
+
+
+@pytest.mark.anyio
+async def test_continue_skips_ids_that_are_not_uuids_and_subagent_sessions(tmp_path: Path) -> None:
+    from claude_wrap import ClaudeAgentOptions
+    from claude_wrap._mirror import materialize_resume
+
+    store = InMemorySessionStore()
+    project = project_key_for_directory(tmp_path)
+    await store.append({"project_key": project, "session_id": SID}, [_entry("user", U1, None, "mine")])  # type: ignore[arg-type]
+    side = str(uuid.uuid4())
+    await store.append({"project_key": project, "session_id": side}, [{**_entry("user", "s", None, "sub"), "isSidechain": True}])  # type: ignore[arg-type]
+    await store.append({"project_key": project, "session_id": "../../newest"}, [_entry("user", "x", None, "bad id")])  # type: ignore[arg-type]
+    await store.append({"project_key": project, "session_id": SID, "subpath": "subagents/agent-\x00"}, [{"type": "x"}])  # type: ignore[typeddict-item]
+    await store.append({"project_key": project, "session_id": SID, "subpath": "subagents/only-meta"}, [{"type": "agent_metadata", "a": 1}])  # type: ignore[typeddict-item]
+    made = await materialize_resume(ClaudeAgentOptions(cwd=tmp_path, continue_conversation=True, session_store=store))
+    assert made is not None
+    try:
+        assert made.options.resume == SID and not made.options.continue_conversation
+        session_dir = Path(made.directory) / "projects" / project / SID
+        # The sidecar of a subagent without a transcript, and no transcript for it.
+        assert sorted(p.name for p in (session_dir / "subagents").iterdir()) == ["only-meta.meta.json"]
+    finally:
+        made.cleanup()
