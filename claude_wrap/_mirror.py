@@ -207,7 +207,7 @@ class MirrorBatcher:
             "uuid": str(uuid.uuid4()),
             "session_id": key.get("session_id", "") if key else "",
         }
-        self._errors.append(MirrorErrorMessage(subtype="mirror_error", data=data, key=dict(key) if key else None, error=error))
+        self._errors.append(MirrorErrorMessage(subtype="mirror_error", data=data, key=key, error=error))
 
     def take_error(self) -> MirrorErrorMessage | None:
         """The failures since the last call, as one message (or ``None``)."""
