@@ -14,7 +14,7 @@ from . import _argv
 from ._argv import build_launch
 from ._binary import find_binary
 from ._control_plane import control_plane, initialize_request
-from ._exceptions import ProcessError, ResultError, StructuredOutputError
+from ._exceptions import ProcessError, ResultError, StructuredOutputError, error_result_text
 from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions
 from ._protocol import Session
@@ -34,22 +34,18 @@ def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
 
 
 def result_error(result: ResultMessage, cause: ProcessError | None = None) -> ResultError:
-    """The typed error for a run that ended with an error result."""
-    detail = "; ".join(result.errors or []) or (result.result or "")
-    status = f", API status {result.api_error_status}" if result.api_error_status else ""
-    reason = result.terminal_reason or result.subtype
-    return ResultError(
-        f"Claude Code run ended with an error ({reason}{status}): {detail}".rstrip(": "),
-        subtype=result.subtype,
-        errors=list(result.errors or []),
-        result=result.result,
-        api_error_status=result.api_error_status,
-        terminal_reason=result.terminal_reason,
-        session_id=result.session_id,
+    """The typed error for a run that ended with an error result; ``cause``
+    is the binary's exit, if it was seen."""
+    data = {"type": "result", **msgspec.to_builtins(result, enc_hook=repr)}
+    error = ResultError(
+        f"Claude Code returned an error result: {error_result_text(data)}",
+        data,
         exit_code=None if cause is None else cause.exit_code,
         stderr=None if cause is None else cause.stderr,
         result_message=result,
     )
+    error.__cause__ = cause
+    return error
 
 
 def _transport_class(options: ClaudeAgentOptions) -> type[SubprocessTransport]:

@@ -508,7 +508,7 @@ class Session:
                     self.transport.stderr_tail,
                 )
             elif code not in (0, None):
-                error = ProcessError("Claude Code exited", code, self.transport.stderr_tail)
+                error = ProcessError(f"Command failed with exit code {code}", code, self.transport.stderr_tail)
         if error is None and self._turns_open:
             error = ProcessError(
                 "Claude Code ended its output before the turn's result",

@@ -188,12 +188,10 @@ class SubprocessTransport(Transport):
             )
         except FileNotFoundError as exc:
             if self._cwd is not None and not os.path.isdir(self._cwd):
-                raise CLIConnectionError(f"working directory does not exist: {self._cwd}") from exc
-            raise CLINotFoundError(f"Claude Code binary not found at {self.argv[0]}", self.argv[0]) from exc
-        except PermissionError as exc:
-            raise CLIConnectionError(f"cannot execute {self.argv[0]}: {exc}") from exc
+                raise CLIConnectionError(f"Working directory does not exist: {self._cwd}") from exc
+            raise CLINotFoundError("Claude Code not found at", self.argv[0]) from exc
         except OSError as exc:
-            raise CLIConnectionError(f"failed to start Claude Code ({self.argv[0]}): {exc}") from exc
+            raise CLIConnectionError(f"Failed to start Claude Code: {exc}") from exc
         pid = self._process.pid
         try:
             # Only signal a group we know the child leads (never a stranger's).
@@ -234,7 +232,9 @@ class SubprocessTransport(Transport):
             try:
                 await proc.stdin.send(line)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
-                raise TransportClosedError(self._closed_message("cannot write to the binary")) from exc
+                raise TransportClosedError(
+                    f"Failed to write to process stdin: {exc}", self.returncode, self.stderr_tail
+                ) from exc
 
     async def send_eof(self) -> None:
         proc = self._proc()
@@ -245,11 +245,6 @@ class SubprocessTransport(Transport):
                 except (anyio.BrokenResourceError, OSError):
                     pass
 
-    def _closed_message(self, what: str) -> str:
-        code = self.returncode
-        msg = what if code is None else f"{what}: it exited with code {code}"
-        tail = self.stderr_tail
-        return f"{msg}\n--- stderr (last lines) ---\n{tail}" if tail.strip() else msg
 
     # -- reading -------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ from _e2e import Options, bash
 from claude_wrap import (
     AssistantMessage,
     ClaudeAgentOptions,
+    CLIConnectionError,
     ClaudeSDKClient,
     ProcessError,
     ResultMessage,
@@ -73,7 +74,9 @@ async def test_killed_between_turns_fails_fast_and_reconnect_resumes(
         with pytest.raises(ProcessError) as sent:
             await client.query("are you there?")
         assert time.monotonic() - started < 1.0
+        assert isinstance(sent.value, CLIConnectionError)  # what the official package raises for a write
         text = str(sent.value)
+        assert text.startswith("Cannot write to terminated process")
         assert "SIGKILL" in text and "await client.reconnect()" in text and sid in text
         assert sent.value.exit_code == -9
         with pytest.raises(ProcessError, match="reconnect"):
