@@ -8,8 +8,9 @@ the real binary:
 * stdout framed here, on raw bytes, with no fixed line-size limit (an
   optional ``max_buffer_size`` gives ``LineTooLongError``);
 * stderr drained whenever we wait on stdout, so the child never blocks on it,
-  with a bounded tail kept for error messages and each line forwarded to an
-  optional callback;
+  with a bounded tail kept for error messages; each line goes to the
+  callback if one is given, else to our own stderr (as if the child had
+  inherited it, so its warnings reach the terminal);
 * shutdown escalates inside a shielded, time-bounded scope: close stdin →
   grace → SIGTERM to the group → grace → SIGKILL to the group. A finalizer
   kills the group if the owner is dropped without closing.
@@ -79,6 +80,19 @@ class Transport(ABC):
         """Stop the peer at once, without grace (used when a turn times out)."""
 
 
+def _to_own_stderr(line: str) -> None:
+    """Pass a line of the binary's stderr on to ours, at once (a warning
+    must not wait in a buffer until exit)."""
+    stream = sys.stderr
+    if stream is None:  # pythonw: there is no terminal to show it on
+        return
+    try:
+        stream.write(line + "\n")
+        stream.flush()
+    except (OSError, ValueError):  # closed or broken: the tail still has it
+        pass
+
+
 def _kill_group(pid: int, tag: bytes | None = None) -> None:
     """Last-resort, synchronous: SIGKILL the child's process group, and with
     ``tag``, every process that carries it (see ``_kill_tagged``)."""
@@ -130,7 +144,12 @@ def _kill_tagged(tag: bytes) -> int:
 
 
 class SubprocessTransport(Transport):
-    """The real binary as a child process. Create with ``await start(...)``."""
+    """The real binary as a child process. Create with ``await start(...)``.
+
+    Each line the binary writes to stderr goes to ``stderr_callback``, or,
+    without one, to ``sys.stderr``; the last lines are kept either way
+    (``stderr_tail``) for error messages.
+    """
 
     def __init__(
         self,
@@ -348,7 +367,11 @@ class SubprocessTransport(Transport):
     def _emit_stderr(self, raw: bytes) -> None:
         text = raw[:_STDERR_LINE_MAX].decode("utf-8", "replace").rstrip("\r")
         self._tail.append(text)
-        if self._stderr_cb is not None and text:
+        if self._stderr_cb is None:
+            _to_own_stderr(text)
+            return
+        text = text.rstrip()
+        if text:
             try:
                 self._stderr_cb(text)
             except Exception:  # noqa: BLE001 - a logging callback must not end the run
