@@ -23,7 +23,8 @@ from ._exceptions import ClaudeSDKError, ProcessError, SessionStateError, Transp
 from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions, PermissionMode
 from ._protocol import Session
-from ._transport import Transport
+from ._custom_transport import Transport
+from ._transport import LineTransport
 
 __all__ = ["ClaudeSDKClient", "ExitInfo"]
 
@@ -89,10 +90,14 @@ class ClaudeSDKClient:
     No background task runs between your calls: whoever awaits the client
     (receiving, or waiting for a control answer) reads the binary's output
     and answers its callbacks. Any task may call control methods such as
-    ``interrupt()`` while another one is receiving.
+    ``interrupt()`` while another one is receiving. (A ``Transport`` given
+    as ``transport`` is read by a task of its own; see ``query()`` for what
+    such a transport takes over.)
     """
 
-    def __init__(self, options: ClaudeAgentOptions | None = None, transport: Transport | None = None) -> None:
+    def __init__(
+        self, options: ClaudeAgentOptions | None = None, transport: Transport | LineTransport | None = None
+    ) -> None:
         self.options = options if options is not None else ClaudeAgentOptions()
         self._transport = transport
         self._session: Session | None = None

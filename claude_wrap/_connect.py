@@ -18,7 +18,8 @@ from ._exceptions import ProcessError, ResultError, StructuredOutputError, error
 from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions
 from ._protocol import Session
-from ._transport import SubprocessTransport, Transport
+from ._custom_transport import Transport, line_transport
+from ._transport import LineTransport, SubprocessTransport
 
 __all__ = ["open_session", "result_error", "user_frame"]
 
@@ -79,9 +80,13 @@ async def open_session(
     options: ClaudeAgentOptions,
     *,
     first_message: dict[str, Any] | None = None,
-    transport: Transport | None = None,
+    transport: Transport | LineTransport | None = None,
 ) -> Session:
     """Spawn the binary (unless ``transport`` is given) and complete ``initialize``.
+
+    A given ``transport`` is connected here; the options that become the
+    binary's command line are its business, those sent with ``initialize``
+    are sent as usual (as in the official package).
 
     ``first_message`` is written right after ``initialize`` without waiting
     for its answer: the binary reads stdin in order, so hooks are registered
@@ -97,7 +102,11 @@ async def open_session(
         resumed = await materialize_resume(options)
         if resumed is not None:
             options = resumed.options
-    if transport is None:
+    lines: LineTransport
+    if transport is not None:
+        initialize_base = build_launch(options, "claude", check_cwd=False).initialize
+        lines = await line_transport(transport)
+    else:
         try:
             cli = find_binary(options.cli_path, prefer_path=options.prefer_path)
             launch = build_launch(options, os.fspath(cli))
@@ -117,7 +126,8 @@ async def open_session(
             if resumed is not None:
                 resumed.cleanup()
             raise
-        transport = sub
+        initialize_base = launch.initialize
+        lines = sub
     session_args: dict[str, Any] = {
         "handlers": plane.handlers,
         "control_timeout": options.control_timeout,
@@ -127,9 +137,9 @@ async def open_session(
     if _argv.tracing():
         from ._otel import TracedSession
 
-        session: Session = TracedSession(transport, request_model=options.model, **session_args)
+        session: Session = TracedSession(lines, request_model=options.model, **session_args)
     else:
-        session = Session(transport, **session_args)
+        session = Session(lines, **session_args)
     session.shutdown_grace = options.shutdown_grace
     if options.verbatim_prompts:
         session.user_fields["client_composed"] = True
@@ -144,7 +154,7 @@ async def open_session(
 
         attach_mirror(session, options, launch.env if launch is not None else dict(options.env))
     try:
-        fields = initialize_request(launch.initialize if launch is not None else {}, plane)
+        fields = initialize_request(initialize_base, plane)
         rid = await session.start_request("initialize", fields)
         if first_message is not None:
             await session.send_user(first_message)

@@ -41,7 +41,7 @@ from ._exceptions import (
     TurnTimeoutError,
 )
 from ._messages import Message, ResultMessage, UnknownMessage
-from ._transport import SubprocessTransport, Transport
+from ._transport import LineTransport, SubprocessTransport
 
 __all__ = ["ControlHandler", "Session"]
 
@@ -88,7 +88,7 @@ class Session:
 
     def __init__(
         self,
-        transport: Transport,
+        transport: LineTransport,
         *,
         handlers: dict[str, ControlHandler] | None = None,
         control_timeout: float = 60.0,
@@ -361,6 +361,8 @@ class Session:
                 self.transport.kill()
                 await self._finish(exc)
             except (LineTooLongError, TransportClosedError) as exc:
+                await self._finish(exc)
+            except Exception as exc:  # noqa: BLE001 - a custom transport's read failed: the run ends with its error
                 await self._finish(exc)
             finally:
                 self._read_scope = None

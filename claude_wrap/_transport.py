@@ -1,8 +1,9 @@
 """Spawning the binary and moving lines of bytes: the transport layer.
 
-``Transport`` is the whole contract the layers above rely on: send one line,
-receive one line, send EOF, close. ``SubprocessTransport`` implements it for
-the real binary:
+``LineTransport`` is the whole contract the layers above rely on: send one
+line, receive one line, send EOF, close. ``SubprocessTransport`` implements
+it for the real binary (a transport written to the official package's
+``Transport`` interface is adapted to it, see ``_custom_transport``):
 
 * argv list, never a shell; the child leads its own process group;
 * stdout framed here, on raw bytes, with no fixed line-size limit (an
@@ -34,7 +35,7 @@ import anyio.abc
 
 from ._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
 
-__all__ = ["SubprocessTransport", "Transport"]
+__all__ = ["LineTransport", "SubprocessTransport"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -43,8 +44,15 @@ _STDERR_TAIL_LINES = 80
 _STDERR_LINE_MAX = 4096
 
 
-class Transport(ABC):
-    """A duplex pipe of newline-delimited byte lines."""
+class LineTransport(ABC):
+    """A duplex pipe of newline-delimited byte lines: what the library speaks
+    inside, and the fast path (no parsing on the way; frames are decoded
+    once, straight from the bytes).
+
+    Implement it to feed the library raw lines (``MockTransport`` does);
+    to run the binary somewhere else, the official package's ``Transport``
+    interface is the simpler one.
+    """
 
     @abstractmethod
     async def send(self, line: bytes) -> None:
@@ -143,7 +151,7 @@ def _kill_tagged(tag: bytes) -> int:
     return killed
 
 
-class SubprocessTransport(Transport):
+class SubprocessTransport(LineTransport):
     """The real binary as a child process. Create with ``await start(...)``.
 
     Each line the binary writes to stderr goes to ``stderr_callback``, or,

@@ -49,7 +49,8 @@ from ._exceptions import SessionStateError
 from ._messages import Message
 from ._options import ClaudeAgentOptions, PermissionMode
 from ._query import query as _async_query
-from ._transport import Transport
+from ._custom_transport import Transport
+from ._transport import LineTransport
 
 if TYPE_CHECKING:
     from ._control_types import (
@@ -222,7 +223,7 @@ def query(
     *,
     prompt: str | Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
     options: ClaudeAgentOptions | None = None,
-    transport: Transport | None = None,
+    transport: Transport | LineTransport | None = None,
 ) -> MessageIterator:
     """Run the agent on ``prompt``; a plain iterator of its messages.
 
@@ -251,7 +252,9 @@ class ClaudeSDKClient:
     client (the binary stops) and re-raises ``KeyboardInterrupt``.
     """
 
-    def __init__(self, options: ClaudeAgentOptions | None = None, transport: Transport | None = None) -> None:
+    def __init__(
+        self, options: ClaudeAgentOptions | None = None, transport: Transport | LineTransport | None = None
+    ) -> None:
         self._client = _AsyncClient(options, transport)
         self._loop: _LoopThread | None = None
 
