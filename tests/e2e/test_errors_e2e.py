@@ -9,7 +9,7 @@ from typing import Any
 
 import anyio
 import pytest
-from _e2e import Options, bash, run
+from _e2e import Options, bash, run, turn
 
 from claude_wrap import (
     CLIConnectionError,
@@ -23,12 +23,6 @@ from claude_wrap import (
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-
-async def _turn(client: ClaudeSDKClient, prompt: str) -> list[Any]:
-    await client.query(prompt)
-    with anyio.fail_after(60):
-        return [m async for m in client.receive_response()]
 
 
 async def test_error_result_raises_result_error_built_from_the_result(
@@ -56,7 +50,7 @@ async def test_a_client_connects_again_after_disconnect(scripted_model: Scripted
     scripted_model.add(Reply.text("first"), Reply.text("second"))
     client = ClaudeSDKClient(make_options())
     await client.connect()
-    assert (await _turn(client, "one"))[-1].result == "first"
+    assert (await turn(client, "one"))[-1].result == "first"
     await client.disconnect()
     with pytest.raises(CLIConnectionError, match=r"^Not connected\. Call connect\(\) first\.$"):
         await client.query("lost")
@@ -65,7 +59,7 @@ async def test_a_client_connects_again_after_disconnect(scripted_model: Scripted
 
     await client.connect()  # the official package allows it: a new binary, a new session
     try:
-        assert (await _turn(client, "two"))[-1].result == "second"
+        assert (await turn(client, "two"))[-1].result == "second"
     finally:
         await client.disconnect()
     assert len(scripted_model.main_requests) == 2
@@ -76,7 +70,7 @@ async def test_a_client_whose_binary_ended_refuses_writes_as_a_connection_error(
 ) -> None:
     scripted_model.add(Reply.text("bye"))
     async with ClaudeSDKClient(make_options()) as client:
-        await _turn(client, "hello")
+        await turn(client, "hello")
         await client.end_session()
         with anyio.fail_after(30):
             while client.is_alive:

@@ -9,14 +9,11 @@ was never trusted.
 from __future__ import annotations
 
 import json
-import os
-import signal
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
-from _e2e import Options, run
+from _e2e import Options, kill_binary, run, turn
 
 from claude_wrap import ClaudeSDKClient, TransportClosedError
 from claude_wrap.testing import Reply, ScriptedModel
@@ -61,14 +58,8 @@ async def test_the_warning_is_in_the_error_when_the_binary_dies(
     lines: list[str] = []
     extra = {"stderr": lines.append} if callback else {}
     async with ClaudeSDKClient(_untrusted_project_options(make_options, workdir, **extra)) as client:
-        await client.query("hi")
-        with anyio.fail_after(60):
-            [m async for m in client.receive_response()]
-        assert client.pid is not None
-        os.kill(client.pid, signal.SIGKILL)
-        with anyio.fail_after(10):
-            while client.is_alive:
-                await anyio.sleep(0.01)
+        await turn(client, "hi")
+        await kill_binary(client)
         with pytest.raises(TransportClosedError) as info:
             await client.query("still there?")
     assert WARNING in (info.value.stderr or "")
