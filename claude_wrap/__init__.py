@@ -29,7 +29,8 @@ _EXPORTS: dict[str, str] = {
     "ClaudePool": "_pool",
     "prewarm": "_pool",
     "ClaudeAgentOptions": "_options",
-    "Transport": "_transport",
+    "Transport": "_custom_transport",
+    "LineTransport": "_transport",
     "SubprocessTransport": "_transport",
     "decode_line": "_codec",
     # binary discovery
@@ -372,6 +373,7 @@ __all__ = [
     "InitSystemMessage",
     "InstructionsLoadedHookInput",
     "LineTooLongError",
+    "LineTransport",
     "McpClaudeAIProxyServerConfig",
     "McpHttpServerConfig",
     "McpSSEServerConfig",
@@ -645,6 +647,9 @@ if TYPE_CHECKING:
         SDKHookCallbackRequest as SDKHookCallbackRequest,
         SessionUsage as SessionUsage,
         UsageResponse as UsageResponse,
+    )
+    from ._custom_transport import (
+        Transport as Transport,
     )
     from ._exceptions import (
         CLIConnectionError as CLIConnectionError,
@@ -928,7 +933,7 @@ if TYPE_CHECKING:
         project_key_for_directory as project_key_for_directory,
     )
     from ._transport import (
+        LineTransport as LineTransport,
         SubprocessTransport as SubprocessTransport,
-        Transport as Transport,
     )
     # END generated

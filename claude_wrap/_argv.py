@@ -305,15 +305,18 @@ def _settings_value(options: ClaudeAgentOptions) -> tuple[str, bool] | None:
     if isinstance(settings, dict):
         merged.update(settings)
     elif isinstance(settings, str):
-        text = settings.strip()
-        if not text.startswith("{"):
-            try:
-                text = Path(settings).read_text(encoding="utf-8")
-            except OSError as exc:
-                raise CLIConnectionError(f"cannot read the settings file {settings}: {exc}") from exc
-        loaded = json.loads(text)
+        # Settings that cannot be read would drop the caller's permission
+        # rules and hooks: refuse to start (the official package does too).
+        try:
+            text = settings.strip()
+            if not text.startswith("{"):
+                # Relative to the binary's working directory, as it reads it.
+                text = (Path(options.cwd or "") / settings).read_text(encoding="utf-8-sig")
+            loaded = json.loads(text)
+        except (OSError, ValueError) as exc:
+            raise CLIConnectionError(f"Failed to load settings: {exc}") from exc
         if not isinstance(loaded, dict):
-            raise ValueError("settings must be a JSON object to merge sandbox into")
+            raise CLIConnectionError(f"Failed to load settings: a JSON {type(loaded).__name__}, not an object")
         merged.update(loaded)
     merged["sandbox"] = dict(options.sandbox)
     return json.dumps(merged), _has_secret(merged)
@@ -368,7 +371,7 @@ def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = Tru
 
     cwd = None if options.cwd is None else os.fspath(options.cwd)
     if check_cwd and cwd is not None and not os.path.isdir(cwd):
-        raise CLIConnectionError(f"working directory does not exist: {cwd}")
+        raise CLIConnectionError(f"Working directory does not exist: {cwd}")
 
     extra_env = dict(options.env)
     if options.enable_file_checkpointing:

@@ -465,11 +465,12 @@ def _explicit(value: str | os.PathLike[str], what: str) -> Path:
         if found:
             return Path(found).absolute()
     reason = "is not executable" if path.is_file() else "does not exist"
-    raise CLINotFoundError(
-        f"Claude Code binary from {what} {reason}: {raw!r}. Fix or remove it "
-        f"(an explicit path never falls back to another binary).",
-        cli_path=raw,
+    error = CLINotFoundError(
+        f"Claude Code not found at: {raw} (the path from {what} {reason}; fix or remove it: "
+        "an explicit path never falls back to another binary)"
     )
+    error.cli_path = raw
+    raise error
 
 
 def _prefer_path(prefer_path: bool | None) -> bool:
@@ -538,7 +539,7 @@ def _not_found_message() -> str:
         where, unverified = "(unsupported platform)", False
     lines = [
         (
-            "Claude Code binary not found. Looked for: cli_path (not given), "
+            "Claude Code not found. Looked for: cli_path (not given), "
             f"${ENV_CLI} (unset), a bundled binary ({_BUNDLED_DIR}), "
             f"the verified cache ({where}), and `claude` on PATH."
         ),

@@ -19,13 +19,16 @@ from ._control_types import (
     RewindFilesResult,
     UsageResponse,
 )
-from ._exceptions import ProcessError, SessionStateError, TransportClosedError
+from ._exceptions import ClaudeSDKError, ProcessError, SessionStateError, TransportClosedError
 from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions, PermissionMode
 from ._protocol import Session
-from ._transport import Transport
+from ._custom_transport import Transport
+from ._transport import LineTransport
 
 __all__ = ["ClaudeSDKClient", "ExitInfo"]
+
+_NOT_CONNECTED = "Not connected. Call connect() first."
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,10 +90,14 @@ class ClaudeSDKClient:
     No background task runs between your calls: whoever awaits the client
     (receiving, or waiting for a control answer) reads the binary's output
     and answers its callbacks. Any task may call control methods such as
-    ``interrupt()`` while another one is receiving.
+    ``interrupt()`` while another one is receiving. (A ``Transport`` given
+    as ``transport`` is read by a task of its own; see ``query()`` for what
+    such a transport takes over.)
     """
 
-    def __init__(self, options: ClaudeAgentOptions | None = None, transport: Transport | None = None) -> None:
+    def __init__(
+        self, options: ClaudeAgentOptions | None = None, transport: Transport | LineTransport | None = None
+    ) -> None:
         self.options = options if options is not None else ClaudeAgentOptions()
         self._transport = transport
         self._session: Session | None = None
@@ -115,11 +122,15 @@ class ClaudeSDKClient:
     # -- lifecycle --------------------------------------------------------------
 
     async def connect(self, prompt: str | AsyncIterable[dict[str, Any]] | None = None) -> None:
-        """Start the binary and complete the handshake; optionally send a first prompt."""
+        """Start the binary and complete the handshake; optionally send a first prompt.
+
+        A client may connect again after ``disconnect()``: that starts a new
+        binary (and a new session, unless the options say to resume one).
+        """
         if self._session is not None:
-            raise SessionStateError("already connected")
-        if self._closed:
-            raise SessionStateError("this client was disconnected; create a new one")
+            raise SessionStateError("already connected; call disconnect() first")
+        self._closed = False
+        self._exit = None
         first = user_frame(prompt, "default") if isinstance(prompt, str) else None
         self._session = await open_session(self.options, first_message=first, transport=self._transport)
         self._fresh_session()
@@ -152,7 +163,7 @@ class ClaudeSDKClient:
         constructor, which cannot be started twice.
         """
         if self._closed:
-            raise SessionStateError("this client was disconnected; create a new one")
+            raise SessionStateError(_NOT_CONNECTED)
         if self._transport is not None:
             raise SessionStateError(
                 "reconnect() starts a new binary, which a client built on its own transport cannot do"
@@ -217,11 +228,7 @@ class ClaudeSDKClient:
         if self._session is None:
             if self._exit is not None and not self._closed:
                 raise self._dead_error(self._exit)  # a reconnect failed: the old end still explains it
-            raise SessionStateError(
-                "not connected: use 'async with ClaudeSDKClient(...)' or call connect() first"
-                if not self._closed
-                else "this client was disconnected; create a new one"
-            )
+            raise SessionStateError(_NOT_CONNECTED)
         return self._session
 
     @property
@@ -268,15 +275,24 @@ class ClaudeSDKClient:
             error=self._end_error,
         )
 
-    def _dead_error(self, info: ExitInfo, *, lost_turn: bool = False) -> ProcessError | SessionStateError:
-        """The error for a call on a client whose binary is gone: what happened and what to do."""
+    def _dead_error(self, info: ExitInfo, *, reading: bool = False, lost_turn: bool = False) -> ClaudeSDKError:
+        """The error for a call on a client whose binary is gone: what happened
+        and what to do. A write says what the official package says when it
+        cannot write (a ``CLIConnectionError``); a read, what it says when
+        the binary failed (a ``ProcessError``)."""
         resume = f" and resume session {info.session_id}" if info.session_id else ""
         hint = f"call `await client.reconnect()` to start it again{resume}"
-        if info.clean and not lost_turn:
-            return SessionStateError(f"the session has ended (Claude Code exited with code 0); {hint}")
-        what = "the turn in progress is lost (it is not sent again)" if lost_turn else "nothing was sent"
-        message = f"Claude Code is no longer running, {what}; {hint}. It {info._cause()}"
-        return ProcessError(message, info.exit_code, info.stderr)
+        if reading:
+            what = "the turn in progress is lost (it is not sent again)" if lost_turn else "nothing more will come"
+            head = "Claude Code stopped" if info.exit_code is None else f"Command failed with exit code {info.exit_code}"
+            return ProcessError(f"{head}: it {info._cause()}; {what}; {hint}", info.exit_code, info.stderr)
+        if info.clean:
+            return SessionStateError(f"Cannot write to terminated process (exit code: 0): the session has ended; {hint}")
+        return TransportClosedError(
+            f"Cannot write to terminated process: Claude Code {info._cause()}, nothing was sent; {hint}",
+            info.exit_code,
+            info.stderr,
+        )
 
     async def _gone(self, session: Session) -> bool:
         """After a failed write or read: did the binary die? The loop may learn
@@ -354,6 +370,8 @@ class ClaudeSDKClient:
             await self._usable().send_user(frame)
             return
         async for frame in prompt:
+            if not isinstance(frame, dict):
+                raise TypeError(f"prompt messages must be dicts, got {type(frame).__name__}")
             frame.setdefault("parent_tool_use_id", None)
             frame.setdefault("session_id", session_id)
             try:
@@ -377,7 +395,7 @@ class ClaudeSDKClient:
             info = self._snapshot(session)
             if info.clean:
                 return  # a finished conversation simply has nothing more
-            raise self._dead_error(info)
+            raise self._dead_error(info, reading=True)
         while True:
             try:
                 message = await session.receive()
@@ -388,7 +406,7 @@ class ClaudeSDKClient:
                     raise
                 self._drained = True
                 self._end_error = exc
-                raise self._dead_error(self._snapshot(session), lost_turn=session.turn_open) from exc
+                raise self._dead_error(self._snapshot(session), reading=True, lost_turn=session.turn_open) from exc
             except Exception as exc:
                 if session.ended:
                     self._drained = True

@@ -559,6 +559,15 @@ def decode_value(raw: bytes | msgspec.Raw, type_: Any = Any) -> Any:
     return msgspec.json.decode(raw, type=type_)
 
 
+_KEPT_OF_A_BAD_LINE = 512
+
+
+def _bad_line(line: bytes, cause: Exception) -> CLIJSONDecodeError:
+    """The error for a line that is no JSON object; it keeps the line's start
+    only (a bad line can be megabytes)."""
+    return CLIJSONDecodeError(line[:_KEPT_OF_A_BAD_LINE].decode("utf-8", "replace"), cause)
+
+
 def decode_frame(line: bytes, *, keep_unrecognized: bool = False) -> Frame | None:
     """Decode one stdout line. Returns ``None`` for blank lines.
 
@@ -586,11 +595,11 @@ def decode_frame(line: bytes, *, keep_unrecognized: bool = False) -> Frame | Non
     except msgspec.ValidationError:
         return _decode_slow(line, keep_unrecognized)
     except RecursionError as exc:
-        raise CLIJSONDecodeError("stdout line is nested too deeply to decode", line[:512], exc) from exc
+        raise _bad_line(line, exc) from exc
     except msgspec.DecodeError as exc:
         if not line.strip():
             return None
-        raise CLIJSONDecodeError(f"stdout line is not valid JSON: {exc}", line[:512], exc) from exc
+        raise _bad_line(line, exc) from exc
     # No isinstance() here: against msgspec Struct classes it costs more
     # than building the message. Every wire struct knows how to build.
     try:
@@ -628,11 +637,11 @@ def _decode_slow(line: bytes, keep: bool) -> Frame:
     try:
         data = _any_decoder.decode(line)
     except RecursionError as exc:
-        raise CLIJSONDecodeError("stdout line is nested too deeply to decode", line[:512], exc) from exc
+        raise _bad_line(line, exc) from exc
     except msgspec.DecodeError as exc:  # pragma: no cover - the fast path saw JSON
-        raise CLIJSONDecodeError(f"stdout line is not valid JSON: {exc}", line[:512], exc) from exc
+        raise _bad_line(line, exc) from exc
     if not isinstance(data, dict):
-        raise CLIJSONDecodeError("stdout line is JSON but not an object", line[:512])
+        raise _bad_line(line, ValueError("the line is JSON but not an object"))
     kind = data.get("type")
     wire_type = _WIRE_TYPES.get(kind) if isinstance(kind, str) else None
     if wire_type is None:

@@ -8,16 +8,18 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import msgspec
 
 from . import _argv
 from ._argv import build_launch
 from ._binary import find_binary
 from ._control_plane import control_plane, initialize_request
-from ._exceptions import ProcessError, ResultError, StructuredOutputError
+from ._exceptions import ProcessError, ResultError, StructuredOutputError, error_result_text
 from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions
 from ._protocol import Session
-from ._transport import SubprocessTransport, Transport
+from ._custom_transport import Transport, line_transport
+from ._transport import LineTransport, SubprocessTransport
 
 __all__ = ["open_session", "result_error", "user_frame"]
 
@@ -33,22 +35,18 @@ def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
 
 
 def result_error(result: ResultMessage, cause: ProcessError | None = None) -> ResultError:
-    """The typed error for a run that ended with an error result."""
-    detail = "; ".join(result.errors or []) or (result.result or "")
-    status = f", API status {result.api_error_status}" if result.api_error_status else ""
-    reason = result.terminal_reason or result.subtype
-    return ResultError(
-        f"Claude Code run ended with an error ({reason}{status}): {detail}".rstrip(": "),
-        subtype=result.subtype,
-        errors=list(result.errors or []),
-        result=result.result,
-        api_error_status=result.api_error_status,
-        terminal_reason=result.terminal_reason,
-        session_id=result.session_id,
+    """The typed error for a run that ended with an error result; ``cause``
+    is the binary's exit, if it was seen."""
+    data = {"type": "result", **msgspec.to_builtins(result, enc_hook=repr)}
+    error = ResultError(
+        f"Claude Code returned an error result: {error_result_text(data)}",
+        data,
         exit_code=None if cause is None else cause.exit_code,
         stderr=None if cause is None else cause.stderr,
         result_message=result,
     )
+    error.__cause__ = cause
+    return error
 
 
 def _transport_class(options: ClaudeAgentOptions) -> type[SubprocessTransport]:
@@ -83,9 +81,13 @@ async def open_session(
     options: ClaudeAgentOptions,
     *,
     first_message: dict[str, Any] | None = None,
-    transport: Transport | None = None,
+    transport: Transport | LineTransport | None = None,
 ) -> Session:
     """Spawn the binary (unless ``transport`` is given) and complete ``initialize``.
+
+    A given ``transport`` is connected here; the options that become the
+    binary's command line are its business, those sent with ``initialize``
+    are sent as usual (as in the official package).
 
     ``first_message`` is written right after ``initialize`` without waiting
     for its answer: the binary reads stdin in order, so hooks are registered
@@ -101,7 +103,11 @@ async def open_session(
         resumed = await materialize_resume(options)
         if resumed is not None:
             options = resumed.options
-    if transport is None:
+    lines: LineTransport
+    if transport is not None:
+        initialize_base = build_launch(options, "claude", check_cwd=False).initialize
+        lines = await line_transport(transport)
+    else:
         try:
             cli = find_binary(options.cli_path, prefer_path=options.prefer_path)
             launch = build_launch(options, os.fspath(cli))
@@ -121,7 +127,8 @@ async def open_session(
             if resumed is not None:
                 resumed.cleanup()
             raise
-        transport = sub
+        initialize_base = launch.initialize
+        lines = sub
     session_args: dict[str, Any] = {
         "handlers": plane.handlers,
         "control_timeout": options.control_timeout,
@@ -131,9 +138,9 @@ async def open_session(
     if _argv.tracing():
         from ._otel import TracedSession
 
-        session: Session = TracedSession(transport, request_model=options.model, **session_args)
+        session: Session = TracedSession(lines, request_model=options.model, **session_args)
     else:
-        session = Session(transport, **session_args)
+        session = Session(lines, **session_args)
     session.shutdown_grace = options.shutdown_grace
     session.keep_unrecognized = options.keep_unrecognized
     if options.verbatim_prompts:
@@ -149,7 +156,7 @@ async def open_session(
 
         attach_mirror(session, options, launch.env if launch is not None else dict(options.env))
     try:
-        fields = initialize_request(launch.initialize if launch is not None else {}, plane)
+        fields = initialize_request(initialize_base, plane)
         rid = await session.start_request("initialize", fields)
         if first_message is not None:
             await session.send_user(first_message)

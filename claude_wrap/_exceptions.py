@@ -1,15 +1,20 @@
 """The exception tree.
 
-Every error this library raises on purpose is a ``ClaudeSDKError``; the names
-users of the official package already catch keep their meaning::
+Every error this library raises on purpose is a ``ClaudeSDKError``. The
+classes of the official package keep its constructors, attributes and the
+start of its messages (ours may add the binary's stderr tail after it), and
+our finer classes hang below the official class that fits::
 
     ClaudeSDKError
     ├── CLIConnectionError              the binary could not be reached or talked to
     │   ├── CLINotFoundError            no binary was found (the message says how to get one)
-    │   └── TransportClosedError        stdin/stdout closed under us
+    │   ├── SessionStateError           a client used before connect() or in a state that forbids the call
+    │   │                               (also a ``RuntimeError``)
+    │   └── TransportClosedError        the pipes closed under us (also a ``ProcessError``:
+    │                                   exit code and stderr tail when the binary is gone)
     ├── ProcessError                    the binary exited non-zero (exit code + stderr tail)
     │   └── ResultError                 a run ended with an error result (its details attached)
-    ├── CLIJSONDecodeError              a stdout line that is not valid JSON / not a valid frame
+    ├── CLIJSONDecodeError              a stdout line that is not JSON / not a JSON object
     │   └── LineTooLongError            a stdout line larger than ``max_buffer_size``
     ├── MessageParseError               a frame's data does not fit the type asked for
     ├── ControlError                    a control request we sent failed
@@ -20,9 +25,9 @@ users of the official package already catch keep their meaning::
     │   └── StoreTimeoutError           ... did not answer in time (also a ``TimeoutError``)
     └── TurnTimeoutError                a turn went silent or ran too long (also a ``TimeoutError``)
 
-Misuse stays outside the tree: invalid options raise ``pydantic.ValidationError``
-(a ``ValueError``), and using a closed client raises ``SessionStateError``
-(a ``RuntimeError``).
+Invalid arguments raise ``ValueError`` or ``TypeError``, as in the official
+package. Every class here survives ``pickle`` and ``copy`` with its
+attributes, whatever its constructor takes.
 """
 
 from __future__ import annotations
@@ -51,8 +56,20 @@ __all__ = [
 ]
 
 
+def _rebuild(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+    """Unpickle an error without calling its ``__init__`` (whose parameters
+    need not match ``args``, the formatted message)."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
+
 class ClaudeSDKError(Exception):
     """Root of every error raised by claude_wrap on purpose."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild, (type(self), self.args, self.__dict__)
 
 
 class CLIConnectionError(ClaudeSDKError):
@@ -60,90 +77,143 @@ class CLIConnectionError(ClaudeSDKError):
 
 
 class CLINotFoundError(CLIConnectionError):
-    """No Claude Code binary was found; the message says how to get one."""
+    """No Claude Code binary was found; the message says how to get one.
 
-    def __init__(self, message: str, cli_path: str | None = None) -> None:
-        super().__init__(message)
+    As in the official package, a ``cli_path`` is appended to the message
+    (``"message: cli_path"``); it is also kept as ``cli_path``.
+    """
+
+    def __init__(self, message: str = "Claude Code not found", cli_path: str | None = None) -> None:
         self.cli_path = cli_path
+        if cli_path:
+            message = f"{message}: {cli_path}"
+        super().__init__(message)
 
 
-class TransportClosedError(CLIConnectionError):
-    """The pipes to the binary were closed while we still needed them."""
-
-
-def _with_stderr(message: str, stderr: str | None) -> str:
-    if stderr and stderr.strip():
-        return f"{message}\n--- stderr (last lines) ---\n{stderr.rstrip()}"
-    return message
+class SessionStateError(CLIConnectionError, RuntimeError):
+    """A client was used in a state that does not allow the call: before
+    ``connect()`` (``"Not connected. Call connect() first."``, as the
+    official package says), after ``disconnect()``, or after its binary
+    ended cleanly."""
 
 
 class ProcessError(ClaudeSDKError):
-    """The binary exited with a non-zero code.
+    """The binary failed: ``exit_code`` and the tail of its ``stderr``.
 
-    Unlike the official package, the tail of the binary's stderr is part of
-    the message itself, so it reaches logs and tracebacks.
+    The message reads ``"<message> (exit code: N)"`` followed by
+    ``"\\nError output: <stderr>"``, as in the official package; here
+    ``stderr`` is the binary's real stderr tail.
     """
 
-    def __init__(
-        self, message: str, exit_code: int | None = None, stderr: str | None = None
-    ) -> None:
+    def __init__(self, message: str, exit_code: int | None = None, stderr: str | None = None) -> None:
         self.exit_code = exit_code
         self.stderr = stderr
-        text = message if exit_code is None else f"{message} (exit code {exit_code})"
-        super().__init__(_with_stderr(text, stderr))
+        if exit_code is not None:
+            message = f"{message} (exit code: {exit_code})"
+        if stderr:
+            message = f"{message}\nError output: {stderr}"
+        super().__init__(message)
+
+
+class TransportClosedError(CLIConnectionError, ProcessError):
+    """The pipes to the binary were closed while we still needed them.
+
+    A ``CLIConnectionError`` (what the official package raises when it cannot
+    write to the binary) and a ``ProcessError``: ``exit_code`` and ``stderr``
+    say how the binary ended when it is known to be gone.
+    """
+
+
+def _normalized_errors(raw: Any) -> list[str]:
+    """The ``errors`` of a result frame as clean strings (a bare string and
+    non-string or blank entries are tolerated, as the official package does)."""
+    if isinstance(raw, str):
+        raw = [raw]
+    elif not isinstance(raw, list):
+        return []
+    return [e.strip() for e in raw if isinstance(e, str) and e.strip()]
+
+
+def error_result_text(data: Mapping[str, Any]) -> str:
+    """What an error result frame says went wrong, in the official package's
+    order of preference (an API failure has ``subtype == "success"`` and its
+    prose in ``result``)."""
+    errors = _normalized_errors(data.get("errors"))
+    if errors:
+        return "; ".join(errors)
+    result = data.get("result")
+    if isinstance(result, str) and result.strip():
+        return result.strip()
+    subtype = data.get("subtype")
+    if isinstance(subtype, str) and subtype and subtype != "success":
+        return subtype
+    status = data.get("api_error_status")
+    if status is not None:
+        return f"API error (HTTP {status})"
+    return "unknown error"
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 class ResultError(ProcessError):
     """A run ended with an error ``ResultMessage``; its details are attached.
 
-    Raised by ``query()`` after the error result has been yielded, so nothing
-    is lost: the result itself is in ``result_message`` as well.
+    Built as in the official package, ``ResultError(message, data, exit_code)``
+    with ``data`` the result frame as a dict; ``subtype``, ``errors``,
+    ``result``, ``api_error_status``, ``terminal_reason`` and ``session_id``
+    are read from it. ``result_message`` is the ``ResultMessage`` that was
+    yielded just before (claude_wrap only).
     """
 
     def __init__(
         self,
         message: str,
-        *,
-        subtype: str,
-        errors: list[str] | None = None,
-        result: str | None = None,
-        api_error_status: int | None = None,
-        terminal_reason: str | None = None,
-        session_id: str | None = None,
+        data: Mapping[str, Any] | None = None,
         exit_code: int | None = None,
+        *,
         stderr: str | None = None,
         result_message: Any = None,
-        data: Mapping[str, Any] | None = None,
     ) -> None:
-        self.subtype = subtype
-        self.errors = errors or []
-        self.result = result
-        self.api_error_status = api_error_status
-        self.terminal_reason = terminal_reason
-        self.session_id = session_id
+        data = dict(data) if isinstance(data, Mapping) else {}
+        self.data = data
+        self.subtype = _str_or_none(data.get("subtype"))
+        self.errors = _normalized_errors(data.get("errors"))
+        self.result = _str_or_none(data.get("result"))
+        status = data.get("api_error_status")
+        self.api_error_status = status if isinstance(status, int) and not isinstance(status, bool) else None
+        self.terminal_reason = _str_or_none(data.get("terminal_reason"))
+        self.session_id = _str_or_none(data.get("session_id"))
         self.result_message = result_message
-        self.data = dict(data) if data is not None else {}
         super().__init__(message, exit_code=exit_code, stderr=stderr)
 
 
 class CLIJSONDecodeError(ClaudeSDKError):
-    """A stdout line could not be decoded as a frame; ``line`` holds its start."""
+    """A stdout line could not be decoded: ``line`` holds it, ``original_error``
+    says why. The message starts ``"Failed to decode JSON: "`` and the line's
+    first 100 characters, as in the official package."""
 
-    def __init__(self, message: str, line: bytes | str = b"", original_error: BaseException | None = None) -> None:
+    def __init__(self, line: str, original_error: Exception) -> None:
         self.line = line
         self.original_error = original_error
-        super().__init__(message)
+        super().__init__(f"Failed to decode JSON: {line[:100]}... ({original_error})")
 
 
 class LineTooLongError(CLIJSONDecodeError):
-    """A stdout line grew past ``max_buffer_size`` bytes."""
+    """A stdout line grew past ``max_buffer_size`` bytes (``limit``; ``seen``
+    bytes were buffered). ``line`` and ``original_error`` read as the
+    official package's buffer-overflow error does."""
 
     def __init__(self, limit: int, seen: int) -> None:
         self.limit = limit
         self.seen = seen
         super().__init__(
-            f"a stdout line exceeded max_buffer_size ({seen} bytes buffered, limit {limit}); "
-            "raise ClaudeAgentOptions.max_buffer_size or leave it unset (no limit)"
+            f"JSON message exceeded maximum buffer size of {limit} bytes",
+            ValueError(
+                f"Buffer size {seen} exceeds limit {limit}; raise ClaudeAgentOptions.max_buffer_size "
+                "or leave it unset (no limit)"
+            ),
         )
 
 
@@ -169,21 +239,29 @@ class ControlError(ClaudeSDKError):
 
 
 class ControlTimeoutError(ControlError, TimeoutError):
-    """A control request got no answer within its timeout."""
+    """A control request got no answer within ``timeout`` seconds.
+
+    The message starts ``"Control request timeout: <subtype>"``, the text of
+    the plain ``Exception`` the official package raises.
+    """
 
     def __init__(self, subtype: str, timeout: float) -> None:
         self.timeout = timeout
-        super().__init__(f"control request {subtype!r} got no answer within {timeout:g} s", subtype)
+        super().__init__(f"Control request timeout: {subtype} (no answer within {timeout:g} s)", subtype)
 
 
 class ControlRejectedError(ControlError):
-    """The binary answered a control request with an error."""
+    """The binary answered a control request with an error.
+
+    The message starts with the binary's ``error`` text, all that the plain
+    ``Exception`` of the official package says.
+    """
 
     def __init__(self, subtype: str, error: str, error_code: str | None = None) -> None:
         self.error = error
         self.error_code = error_code
         code = f" [{error_code}]" if error_code else ""
-        super().__init__(f"control request {subtype!r} was rejected{code}: {error}", subtype)
+        super().__init__(f"{error} (control request {subtype!r} was rejected{code})", subtype)
 
 
 class StructuredOutputError(ClaudeSDKError):
@@ -212,14 +290,10 @@ class StoreTimeoutError(SessionStoreError, TimeoutError):
 class TurnTimeoutError(ClaudeSDKError, TimeoutError):
     """A turn went silent for ``idle_timeout`` or ran past ``turn_timeout``.
 
-    The process group was killed; nothing is left running.
+    The process group was killed; nothing is left running. The binary's
+    stderr tail follows the message, as for ``ProcessError``.
     """
 
     def __init__(self, message: str, stderr: str | None = None) -> None:
         self.stderr = stderr
-        super().__init__(_with_stderr(message, stderr))
-
-
-class SessionStateError(RuntimeError):
-    """A client or session was used in a state that does not allow it
-    (before ``connect()``, or after it was closed)."""
+        super().__init__(f"{message}\nError output: {stderr}" if stderr else message)

@@ -245,7 +245,9 @@ class ClaudeAgentOptions:
     """Accepted for compatibility with the official package, where it is
     deprecated and unused; use ``stderr``."""
     stderr: StderrCallback | None = None
-    """Called with each stderr line of the binary."""
+    """Called with each stderr line of the binary. Without it the lines go
+    to this process's stderr, so the binary's warnings reach the terminal;
+    error messages carry the last lines either way."""
 
     # -- time limits (seconds) ------------------------------------------------
     control_timeout: float = Field(default=60.0, gt=0)

@@ -49,7 +49,7 @@ from ._exceptions import (
     TurnTimeoutError,
 )
 from ._messages import Message, ResultMessage, UnknownMessage
-from ._transport import SubprocessTransport, Transport
+from ._transport import LineTransport, SubprocessTransport
 
 __all__ = ["ControlHandler", "Session"]
 
@@ -96,7 +96,7 @@ class Session:
 
     def __init__(
         self,
-        transport: Transport,
+        transport: LineTransport,
         *,
         handlers: dict[str, ControlHandler] | None = None,
         control_timeout: float = 60.0,
@@ -373,6 +373,8 @@ class Session:
                 await self._finish(exc)
             except (LineTooLongError, TransportClosedError) as exc:
                 await self._finish(exc)
+            except Exception as exc:  # noqa: BLE001 - a custom transport's read failed: the run ends with its error
+                await self._finish(exc)
             finally:
                 self._read_scope = None
 
@@ -523,7 +525,7 @@ class Session:
                     self.transport.stderr_tail,
                 )
             elif code not in (0, None):
-                error = ProcessError("Claude Code exited", code, self.transport.stderr_tail)
+                error = ProcessError(f"Command failed with exit code {code}", code, self.transport.stderr_tail)
         if error is None and self._turns_open:
             error = ProcessError(
                 "Claude Code ended its output before the turn's result",

@@ -11,7 +11,8 @@ from ._exceptions import ProcessError
 from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions
 from ._protocol import Session
-from ._transport import Transport
+from ._custom_transport import Transport
+from ._transport import LineTransport
 
 __all__ = ["query", "run_prompt"]
 
@@ -20,7 +21,7 @@ async def query(
     *,
     prompt: str | AsyncIterable[dict[str, Any]],
     options: ClaudeAgentOptions | None = None,
-    transport: Transport | None = None,
+    transport: Transport | LineTransport | None = None,
 ) -> AsyncIterator[Message]:
     """Run the agent on ``prompt`` and yield every message it produces.
 
@@ -37,6 +38,12 @@ async def query(
     binary and everything it started; nothing is left running. Hooks,
     ``can_use_tool`` and in-process tools keep working until the result,
     because stdin stays open until then.
+
+    ``transport`` replaces the binary this would start: a ``Transport``
+    (the official package's interface, e.g. a binary in a container) or a
+    ``LineTransport``. The options that become the binary's command line
+    (model, cwd, permission mode, tools ...) are then the transport's
+    business; hooks, agents and the rest of ``initialize`` are sent as usual.
     """
     opts = options if options is not None else ClaudeAgentOptions()
     single = isinstance(prompt, str)

@@ -1,15 +1,17 @@
 """Spawning the binary and moving lines of bytes: the transport layer.
 
-``Transport`` is the whole contract the layers above rely on: send one line,
-receive one line, send EOF, close. ``SubprocessTransport`` implements it for
-the real binary:
+``LineTransport`` is the whole contract the layers above rely on: send one
+line, receive one line, send EOF, close. ``SubprocessTransport`` implements
+it for the real binary (a transport written to the official package's
+``Transport`` interface is adapted to it, see ``_custom_transport``):
 
 * argv list, never a shell; the child leads its own process group;
 * stdout framed here, on raw bytes, with no fixed line-size limit (an
   optional ``max_buffer_size`` gives ``LineTooLongError``);
 * stderr drained whenever we wait on stdout, so the child never blocks on it,
-  with a bounded tail kept for error messages and each line forwarded to an
-  optional callback;
+  with a bounded tail kept for error messages; each line goes to the
+  callback if one is given, else to our own stderr (as if the child had
+  inherited it, so its warnings reach the terminal);
 * shutdown escalates inside a shielded, time-bounded scope: close stdin →
   grace → SIGTERM to the group → grace → SIGKILL to the group. A finalizer
   kills the group if the owner is dropped without closing.
@@ -33,7 +35,7 @@ import anyio.abc
 
 from ._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
 
-__all__ = ["SubprocessTransport", "Transport"]
+__all__ = ["LineTransport", "SubprocessTransport"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -42,8 +44,15 @@ _STDERR_TAIL_LINES = 80
 _STDERR_LINE_MAX = 4096
 
 
-class Transport(ABC):
-    """A duplex pipe of newline-delimited byte lines."""
+class LineTransport(ABC):
+    """A duplex pipe of newline-delimited byte lines: what the library speaks
+    inside, and the fast path (no parsing on the way; frames are decoded
+    once, straight from the bytes).
+
+    Implement it to feed the library raw lines (``MockTransport`` does);
+    to run the binary somewhere else, the official package's ``Transport``
+    interface is the simpler one.
+    """
 
     @abstractmethod
     async def send(self, line: bytes) -> None:
@@ -77,6 +86,19 @@ class Transport(ABC):
 
     def kill(self) -> None:
         """Stop the peer at once, without grace (used when a turn times out)."""
+
+
+def _to_own_stderr(line: str) -> None:
+    """Pass a line of the binary's stderr on to ours, at once (a warning
+    must not wait in a buffer until exit)."""
+    stream = sys.stderr
+    if stream is None:  # pythonw: there is no terminal to show it on
+        return
+    try:
+        stream.write(line + "\n")
+        stream.flush()
+    except (OSError, ValueError):  # closed or broken: the tail still has it
+        pass
 
 
 def _kill_group(pid: int, tag: bytes | None = None) -> None:
@@ -129,8 +151,13 @@ def _kill_tagged(tag: bytes) -> int:
     return killed
 
 
-class SubprocessTransport(Transport):
-    """The real binary as a child process. Create with ``await start(...)``."""
+class SubprocessTransport(LineTransport):
+    """The real binary as a child process. Create with ``await start(...)``.
+
+    Each line the binary writes to stderr goes to ``stderr_callback``, or,
+    without one, to ``sys.stderr``; the last lines are kept either way
+    (``stderr_tail``) for error messages.
+    """
 
     def __init__(
         self,
@@ -188,12 +215,10 @@ class SubprocessTransport(Transport):
             )
         except FileNotFoundError as exc:
             if self._cwd is not None and not os.path.isdir(self._cwd):
-                raise CLIConnectionError(f"working directory does not exist: {self._cwd}") from exc
-            raise CLINotFoundError(f"Claude Code binary not found at {self.argv[0]}", self.argv[0]) from exc
-        except PermissionError as exc:
-            raise CLIConnectionError(f"cannot execute {self.argv[0]}: {exc}") from exc
+                raise CLIConnectionError(f"Working directory does not exist: {self._cwd}") from exc
+            raise CLINotFoundError("Claude Code not found at", self.argv[0]) from exc
         except OSError as exc:
-            raise CLIConnectionError(f"failed to start Claude Code ({self.argv[0]}): {exc}") from exc
+            raise CLIConnectionError(f"Failed to start Claude Code: {exc}") from exc
         pid = self._process.pid
         try:
             # Only signal a group we know the child leads (never a stranger's).
@@ -234,7 +259,9 @@ class SubprocessTransport(Transport):
             try:
                 await proc.stdin.send(line)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
-                raise TransportClosedError(self._closed_message("cannot write to the binary")) from exc
+                raise TransportClosedError(
+                    f"Failed to write to process stdin: {exc}", self.returncode, self.stderr_tail
+                ) from exc
 
     async def send_eof(self) -> None:
         proc = self._proc()
@@ -245,11 +272,6 @@ class SubprocessTransport(Transport):
                 except (anyio.BrokenResourceError, OSError):
                     pass
 
-    def _closed_message(self, what: str) -> str:
-        code = self.returncode
-        msg = what if code is None else f"{what}: it exited with code {code}"
-        tail = self.stderr_tail
-        return f"{msg}\n--- stderr (last lines) ---\n{tail}" if tail.strip() else msg
 
     # -- reading -------------------------------------------------------------------
 
@@ -353,7 +375,11 @@ class SubprocessTransport(Transport):
     def _emit_stderr(self, raw: bytes) -> None:
         text = raw[:_STDERR_LINE_MAX].decode("utf-8", "replace").rstrip("\r")
         self._tail.append(text)
-        if self._stderr_cb is not None and text:
+        if self._stderr_cb is None:
+            _to_own_stderr(text)
+            return
+        text = text.rstrip()
+        if text:
             try:
                 self._stderr_cb(text)
             except Exception:  # noqa: BLE001 - a logging callback must not end the run

@@ -49,7 +49,8 @@ from ._exceptions import SessionStateError
 from ._messages import Message
 from ._options import ClaudeAgentOptions, PermissionMode
 from ._query import query as _async_query
-from ._transport import Transport
+from ._custom_transport import Transport
+from ._transport import LineTransport
 
 if TYPE_CHECKING:
     from ._control_types import (
@@ -222,7 +223,7 @@ def query(
     *,
     prompt: str | Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]],
     options: ClaudeAgentOptions | None = None,
-    transport: Transport | None = None,
+    transport: Transport | LineTransport | None = None,
 ) -> MessageIterator:
     """Run the agent on ``prompt``; a plain iterator of its messages.
 
@@ -251,10 +252,11 @@ class ClaudeSDKClient:
     client (the binary stops) and re-raises ``KeyboardInterrupt``.
     """
 
-    def __init__(self, options: ClaudeAgentOptions | None = None, transport: Transport | None = None) -> None:
+    def __init__(
+        self, options: ClaudeAgentOptions | None = None, transport: Transport | LineTransport | None = None
+    ) -> None:
         self._client = _AsyncClient(options, transport)
         self._loop: _LoopThread | None = None
-        self._closed = False
 
     @property
     def options(self) -> ClaudeAgentOptions:
@@ -278,11 +280,7 @@ class ClaudeSDKClient:
 
     def _call(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         if self._loop is None:
-            raise SessionStateError(
-                "not connected: use 'with ClaudeSDKClient(...)' or call connect() first"
-                if not self._closed
-                else "this client was disconnected; create a new one"
-            )
+            raise SessionStateError("Not connected. Call connect() first.")
         try:
             return self._loop.run(fn, *args)
         except KeyboardInterrupt:
@@ -292,11 +290,10 @@ class ClaudeSDKClient:
     # -- lifecycle ---------------------------------------------------------------
 
     def connect(self, prompt: str | Iterable[dict[str, Any]] | AsyncIterable[dict[str, Any]] | None = None) -> None:
-        """Start the binary and complete the handshake; optionally send a first prompt."""
+        """Start the binary and complete the handshake; optionally send a first
+        prompt. A client may connect again after ``disconnect()``."""
         if self._loop is not None:
-            raise SessionStateError("already connected")
-        if self._closed:
-            raise SessionStateError("this client was disconnected; create a new one")
+            raise SessionStateError("already connected; call disconnect() first")
         source: str | AsyncIterable[dict[str, Any]] | None
         if prompt is None or isinstance(prompt, (str, AsyncIterable)):
             source = prompt
@@ -312,7 +309,6 @@ class ClaudeSDKClient:
     def disconnect(self) -> None:
         """Stop the binary and everything it started, and the helper loop. Idempotent."""
         loop, self._loop = self._loop, None
-        self._closed = True
         if loop is None:
             return
         try:

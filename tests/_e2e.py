@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Callable
 from typing import Any
 
 import anyio
 
-from claude_wrap import ClaudeAgentOptions, ToolResultBlock, UserMessage, query
+from claude_wrap import ClaudeAgentOptions, ClaudeSDKClient, ToolResultBlock, UserMessage, query
 from claude_wrap.testing import Reply
 
 Options = Callable[..., ClaudeAgentOptions]
@@ -21,6 +23,23 @@ async def run(prompt: Any, options: ClaudeAgentOptions, limit: float = 60) -> li
         async for message in query(prompt=prompt, options=options):
             out.append(message)
     return out
+
+
+async def turn(client: ClaudeSDKClient, prompt: str, limit: float = 60) -> list[Any]:
+    """Send ``prompt`` and collect the reply through its ``ResultMessage``."""
+    await client.query(prompt)
+    with anyio.fail_after(limit):
+        return [m async for m in client.receive_response()]
+
+
+async def kill_binary(client: ClaudeSDKClient) -> None:
+    """SIGKILL the client's binary alone (not its group), as the OOM killer
+    would, and wait until the client has seen it die."""
+    assert client.pid is not None
+    os.kill(client.pid, signal.SIGKILL)
+    with anyio.fail_after(10):
+        while client.is_alive:
+            await anyio.sleep(0.01)
 
 
 def tool_results(messages: list[Any]) -> list[ToolResultBlock]:

@@ -2,7 +2,8 @@
 
 The official package (a dev-time tool, never a dependency) lives in its own
 virtualenv, ``build/official-venv`` by default (``CLAUDE_WRAP_OFFICIAL_VENV``
-names another). A program is run in a child process of our interpreter with
+names another). ``run_official`` runs a script with that venv's own
+interpreter. ``run``/``run_both`` run a program in a child process of our interpreter with
 that venv's site-packages appended to ``sys.path``: the official package
 comes from there, everything else from ours, so the same program can also
 use our stores. ``sdk`` in the program is the package under test; ``emit``
@@ -63,14 +64,43 @@ def emit(value):
 '''
 
 
+def official_venv() -> Path:
+    """The official package's virtualenv (``make official`` creates it)."""
+    return Path(os.environ.get("CLAUDE_WRAP_OFFICIAL_VENV") or ROOT / "build" / "official-venv")
+
+
+def official_python() -> Path:
+    """The interpreter that has ``claude_agent_sdk`` installed.
+
+    Fails, never skips: a comparison that silently does not run proves nothing.
+    """
+    path = official_venv() / "bin" / "python"
+    if not path.is_file():
+        pytest.fail(f"the official package's interpreter is missing ({path}); run `make official`")
+    return path
+
+
 def official_site_packages() -> Path:
-    """The official package's site-packages; skips the test without it."""
-    venv = Path(os.environ.get("CLAUDE_WRAP_OFFICIAL_VENV") or ROOT / "build" / "official-venv")
+    """The official package's site-packages (for programs run by our interpreter)."""
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    site = venv / "lib" / version / "site-packages"
+    site = official_venv() / "lib" / version / "site-packages"
     if not (site / "claude_agent_sdk").is_dir():
-        pytest.skip(f"the official claude-agent-sdk is not installed in {venv} for {version}")
+        pytest.fail(f"the official claude-agent-sdk is not installed in {official_venv()} for {version}; run `make official`")
     return site
+
+
+def run_official(script: str, *args: str, env: dict[str, str] | None = None, timeout: float = 120) -> Any:
+    """Run ``script`` with the official package's own interpreter; it prints one JSON value."""
+    proc = subprocess.run(
+        [str(official_python()), "-c", script, *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def run(package: str, program: str, args: Any = None, env: Mapping[str, str] | None = None, timeout: float = 120) -> Any:

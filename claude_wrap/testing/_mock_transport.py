@@ -1,6 +1,6 @@
 """``MockTransport``: an in-memory stand-in for the binary, for unit tests.
 
-It implements the same four-method ``Transport`` contract as the real
+It implements the same four-method ``LineTransport`` contract as the real
 subprocess transport. Every frame the library writes is decoded and handed
 to ``handler``; the frames the handler returns (and any given to ``feed``)
 become the lines the library reads. Pass it as ``transport=`` to
@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 
 from claude_wrap._exceptions import TransportClosedError
-from claude_wrap._transport import Transport
+from claude_wrap._transport import LineTransport
 
 __all__ = ["MockTransport", "initialize_response"]
 
@@ -33,7 +33,7 @@ def initialize_response(request: Mapping[str, Any], **fields: Any) -> dict[str, 
     }
 
 
-class MockTransport(Transport):
+class MockTransport(LineTransport):
     """A scripted peer: ``handler(frame)`` answers each frame we write.
 
     Without a handler, ``initialize`` requests are answered with an empty

@@ -101,7 +101,7 @@ def test_doctor_broken_setup(cli_env: dict[str, str], tmp_path: Path) -> None:
 
     assert proc.returncode == 1
     out = proc.stdout
-    assert "✗ binary      Claude Code binary from CLAUDE_WRAP_CLI does not exist: '/nonexistent'" in out
+    assert "✗ binary      Claude Code not found at: /nonexistent (the path from CLAUDE_WRAP_CLI does not exist" in out
     assert "! auth        none" in out
     assert "✗ API         http://127.0.0.1:9 (ANTHROPIC_BASE_URL) unreachable" in out
     assert "problems: binary, API" in out

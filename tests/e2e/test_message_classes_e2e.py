@@ -13,11 +13,9 @@ and what the official parser skips is skipped (or, with
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import uuid as uuid_mod
 from contextlib import aclosing
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -41,12 +39,10 @@ from claude_wrap import (
 from claude_wrap import _protocol
 from claude_wrap.testing import Reply, ScriptedModel
 
+from _official import official_python
+
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
-ROOT = Path(__file__).resolve().parents[2]
-OFFICIAL_PYTHON = Path(
-    os.environ.get("CLAUDE_WRAP_OFFICIAL_PYTHON") or ROOT / "build" / "official-venv" / "bin" / "python"
-)
 
 # Reads a JSON list of stdout lines; writes, per line, what parse_message gives.
 _OFFICIAL_PARSE = r"""
@@ -67,10 +63,8 @@ print(json.dumps(out))
 
 
 def _official(lines: list[bytes]) -> list[Any]:
-    if not OFFICIAL_PYTHON.exists():
-        pytest.fail(f"no official package at {OFFICIAL_PYTHON}: build its venv or set CLAUDE_WRAP_OFFICIAL_PYTHON")
     proc = subprocess.run(
-        [str(OFFICIAL_PYTHON), "-c", _OFFICIAL_PARSE],
+        [str(official_python()), "-c", _OFFICIAL_PARSE],
         input=json.dumps([ln.decode() for ln in lines]),
         capture_output=True,
         text=True,

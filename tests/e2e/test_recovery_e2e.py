@@ -8,7 +8,6 @@ the conversation came back.
 from __future__ import annotations
 
 import os
-import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -17,11 +16,12 @@ import anyio
 import pydantic
 import pytest
 from _procs import processes_where, wait_until
-from _e2e import Options, bash
+from _e2e import Options, bash, kill_binary, turn
 
 from claude_wrap import (
     AssistantMessage,
     ClaudeAgentOptions,
+    CLIConnectionError,
     ClaudeSDKClient,
     ProcessError,
     ResultMessage,
@@ -30,21 +30,6 @@ from claude_wrap import (
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-
-async def _turn(client: ClaudeSDKClient, prompt: str) -> list[Any]:
-    await client.query(prompt)
-    with anyio.fail_after(60):
-        return [m async for m in client.receive_response()]
-
-
-async def _kill(client: ClaudeSDKClient) -> None:
-    """SIGKILL the binary alone (not its group), as the OOM killer would."""
-    assert client.pid is not None
-    os.kill(client.pid, signal.SIGKILL)
-    with anyio.fail_after(10):
-        while client.is_alive:
-            await anyio.sleep(0.01)
 
 
 def _history(scripted_model: ScriptedModel) -> str:
@@ -60,10 +45,10 @@ async def test_killed_between_turns_fails_fast_and_reconnect_resumes(
     assert not client.is_alive and client.exit_info is None
     async with client:
         assert client.is_alive and client.exit_info is None
-        first = await _turn(client, "remember the word PINEAPPLE")
+        first = await turn(client, "remember the word PINEAPPLE")
         sid = first[-1].session_id
         old_pid = client.pid
-        await _kill(client)
+        await kill_binary(client)
 
         info = client.exit_info
         assert info is not None
@@ -73,19 +58,21 @@ async def test_killed_between_turns_fails_fast_and_reconnect_resumes(
         with pytest.raises(ProcessError) as sent:
             await client.query("are you there?")
         assert time.monotonic() - started < 1.0
+        assert isinstance(sent.value, CLIConnectionError)  # what the official package raises for a write
         text = str(sent.value)
+        assert text.startswith("Cannot write to terminated process")
         assert "SIGKILL" in text and "await client.reconnect()" in text and sid in text
         assert sent.value.exit_code == -9
         with pytest.raises(ProcessError, match="reconnect"):
             await client.get_usage()
         with pytest.raises(ProcessError, match="reconnect"):
-            await _turn(client, "still there?")
+            await turn(client, "still there?")
         assert len(scripted_model.main_requests) == 1  # nothing reached the model
 
         await client.reconnect()
         assert client.is_alive and client.exit_info is None
         assert client.pid != old_pid
-        second = await _turn(client, "what was the word?")
+        second = await turn(client, "what was the word?")
         assert isinstance(second[-1], ResultMessage) and second[-1].result == "it was PINEAPPLE"
         assert "remember the word PINEAPPLE" in _history(scripted_model)
         assert "noted: PINEAPPLE" in _history(scripted_model)
@@ -106,13 +93,13 @@ async def test_killed_mid_turn_the_reader_gets_the_error_and_the_turn_is_not_rep
                     ):
                         while not (workdir / "runs.txt").exists():
                             await anyio.sleep(0.02)
-                        await _kill(client)
+                        await kill_binary(client)
         assert "turn in progress is lost" in str(lost.value) and "SIGKILL" in str(lost.value)
         info = client.exit_info
         assert info is not None and info.signal == "SIGKILL" and info.error is lost.value.__cause__
 
         # auto_reconnect: the next prompt goes to a new binary resuming the session.
-        messages = await _turn(client, "what happened?")
+        messages = await turn(client, "what happened?")
         assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "after the crash"
         assert "start the long job" in _history(scripted_model)
     assert (workdir / "runs.txt").read_text() == "ran\n"  # the lost turn was not sent again
@@ -127,16 +114,16 @@ async def test_auto_reconnect_budget_is_per_client(
 ) -> None:
     scripted_model.add(Reply.text("one"), Reply.text("two"))
     async with ClaudeSDKClient(make_options(auto_reconnect=1)) as client:
-        await _turn(client, "first prompt")
-        await _kill(client)
+        await turn(client, "first prompt")
+        await kill_binary(client)
         started = time.monotonic()
-        messages = await _turn(client, "second prompt")
+        messages = await turn(client, "second prompt")
         respawn = time.monotonic() - started
         assert messages[-1].result == "two"
         assert "first prompt" in _history(scripted_model)
         assert respawn < 30
 
-        await _kill(client)
+        await kill_binary(client)
         started = time.monotonic()
         with pytest.raises(ProcessError, match="reconnect"):
             await client.query("third prompt")
@@ -150,12 +137,12 @@ async def test_reconnect_restarts_a_live_client(
 ) -> None:
     scripted_model.add(Reply.text("hello"), Reply.text("again"))
     async with ClaudeSDKClient(make_options()) as client:
-        await _turn(client, "say hello")
+        await turn(client, "say hello")
         old_pid = client.pid
         await client.reconnect()
         assert client.is_alive and client.exit_info is None
         assert old_pid is not None and not os.path.exists(f"/proc/{old_pid}")
-        messages = await _turn(client, "say it again")
+        messages = await turn(client, "say it again")
         assert messages[-1].result == "again"
         assert "say hello" in _history(scripted_model)
     assert not client.is_alive
@@ -168,10 +155,10 @@ async def test_reconnect_before_any_turn_starts_fresh(
 ) -> None:
     scripted_model.add(Reply.text("fresh"))
     async with ClaudeSDKClient(make_options()) as client:
-        await _kill(client)
+        await kill_binary(client)
         assert client.exit_info is not None and client.exit_info.session_id is None
         await client.reconnect()
-        messages = await _turn(client, "hi")
+        messages = await turn(client, "hi")
         assert messages[-1].result == "fresh"
     assert processes_where(cwd=workdir) == []
 
@@ -191,10 +178,10 @@ async def test_reconnect_resumes_from_a_session_store(
     store = SQLiteSessionStore(tmp_path / "s.db")
     try:
         async with ClaudeSDKClient(make_options(session_store=store)) as client:
-            await _turn(client, "remember the word MANGO")
-            await _kill(client)
+            await turn(client, "remember the word MANGO")
+            await kill_binary(client)
             await client.reconnect()
-            messages = await _turn(client, "what was the word?")
+            messages = await turn(client, "what was the word?")
             assert messages[-1].result == "it was MANGO"
             assert "remember the word MANGO" in _history(scripted_model)
     finally:
@@ -209,7 +196,7 @@ async def test_a_cleanly_ended_session_says_so_and_can_be_resumed(
 
     scripted_model.add(Reply.text("first"), Reply.text("second"))
     async with ClaudeSDKClient(make_options(auto_reconnect=3)) as client:
-        await _turn(client, "the first prompt")
+        await turn(client, "the first prompt")
         await client.end_session()
         with anyio.fail_after(30):
             async for _ in client.receive_messages():
@@ -221,7 +208,7 @@ async def test_a_cleanly_ended_session_says_so_and_can_be_resumed(
         with pytest.raises(SessionStateError, match="reconnect"):
             await client.query("no automatic restart after a clean end")
         await client.reconnect()
-        messages = await _turn(client, "the second prompt")
+        messages = await turn(client, "the second prompt")
         assert messages[-1].result == "second"
         assert "the first prompt" in _history(scripted_model)
     assert processes_where(cwd=workdir) == []

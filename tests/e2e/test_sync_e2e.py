@@ -120,16 +120,16 @@ def test_works_inside_a_running_event_loop(scripted_model: ScriptedModel, make_o
 
 
 def test_not_connected_client_says_so() -> None:
-    from claude_wrap import SessionStateError
+    from claude_wrap import CLIConnectionError
 
     client = sync.ClaudeSDKClient()
-    with pytest.raises(SessionStateError, match="not connected"):
+    with pytest.raises(CLIConnectionError, match=r"^Not connected\. Call connect\(\) first\.$"):
         client.query("x")
-    with pytest.raises(SessionStateError, match="not connected"):
+    with pytest.raises(CLIConnectionError, match="Not connected"):
         client.receive_response()
     client.disconnect()
-    with pytest.raises(SessionStateError, match="disconnected"):
-        client.connect()
+    with pytest.raises(CLIConnectionError, match="Not connected"):
+        client.query("x")
 
 
 SCRIPT = """

@@ -517,7 +517,10 @@ def test_non_json_raises_cli_json_decode_error(line: bytes) -> None:
     with pytest.raises(CLIJSONDecodeError) as info:
         decode_frame(line)
     assert isinstance(info.value, ClaudeSDKError)
-    assert info.value.line == line[:512]
+    # As in the official package: the line as text, the cause, and the message's start.
+    assert info.value.line == line.decode("utf-8", "replace")
+    assert isinstance(info.value.original_error, Exception)
+    assert str(info.value).startswith(f"Failed to decode JSON: {info.value.line[:100]}...")
 
 
 @pytest.mark.parametrize("line", [b"[]", b"[1, 2]", b'"text"', b"42", b"null", b"true"])

@@ -59,11 +59,11 @@ async def test_a_timeout_raised_by_the_store_is_retried_and_the_batch_kept(tmp_p
 
 # -- sync facade -------------------------------------------------------------------
 
-from claude_wrap._transport import Transport  # noqa: E402
+from claude_wrap._transport import LineTransport  # noqa: E402
 from claude_wrap.testing import MockTransport, initialize_response  # noqa: E402
 
 
-class _LazyMock(Transport):
+class _LazyMock(LineTransport):
     """MockTransport made on the helper loop (its anyio.Event needs a loop)."""
 
     def __init__(self) -> None:

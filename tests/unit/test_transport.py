@@ -183,6 +183,14 @@ async def test_stderr_callback_gets_lines_and_a_raising_callback_does_not_break_
     assert calls == ["warn 1", "warn 2", "warn 3"]
 
 
+async def test_without_a_callback_stderr_lines_go_to_ours(capfd: pytest.CaptureFixture[str]) -> None:
+    async with running(r"err:warn 1\n  \nwarn 2\n", "sleep:0.05", r"out:a\n") as t:
+        assert await read_all(t) == [b"a"]
+        assert await t.wait() == 0
+        assert t.stderr_tail.splitlines()[-3:] == ["warn 1", "  ", "warn 2"]
+    assert capfd.readouterr().err == "warn 1\n  \nwarn 2\n"
+
+
 async def test_stderr_tail_kept_after_exit() -> None:
     async with running(r"err:Error: boom\n", "exit:2") as t:
         assert await t.receive() is None
