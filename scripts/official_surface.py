@@ -8,7 +8,7 @@ that ``claude_wrap`` offers all of them, so switching packages stays a change
 of import line. Run it with the interpreter that has the official package::
 
     python scripts/bench.py --setup-official          # a venv with it, once
-    /tmp/official-sdk/bin/python scripts/official_surface.py
+    build/official-venv/bin/python scripts/official_surface.py
 """
 
 from __future__ import annotations
