@@ -8,6 +8,7 @@ import io
 import json
 import os
 import platform as _platform
+import re
 import stat
 import subprocess
 import sys
@@ -235,7 +236,8 @@ def test_cache_root_default_uses_platformdirs(monkeypatch: pytest.MonkeyPatch) -
 def test_real_manifest() -> None:
     manifest = load_manifest()
     assert manifest.package == "@anthropic-ai/claude-code"
-    assert manifest.version == pinned_version() == "2.1.328"
+    assert manifest.version == pinned_version()
+    assert re.fullmatch(r"\d+\.\d+\.\d+", manifest.version)
     assert set(manifest.platforms) == set(PLATFORMS)
     for name, entry in manifest.platforms.items():
         assert entry.binary == binary_name(name)
@@ -675,7 +677,8 @@ def test_import_is_light() -> None:
 
 
 def _run_script(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
-    env = {**USER_ENV, _binary.ENV_CACHE_DIR: str(cache)}
+    # PYTHONPATH: the script imports this checkout's claude_wrap, not another installed copy.
+    env = {**USER_ENV, _binary.ENV_CACHE_DIR: str(cache), "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, str(SCRIPT), *args], check=False, capture_output=True, text=True, env=env, timeout=300)
 
 
