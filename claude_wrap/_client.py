@@ -461,13 +461,13 @@ class ClaudeSDKClient:
         """Every MCP server the session knows, with its connection status."""
         return cast(McpStatusResponse, await self._request("mcp_status") or {})
 
-    async def reconnect_mcp_server(self, name: str) -> None:
-        """Reconnect the MCP server ``name``."""
-        await self._request("mcp_reconnect", {"serverName": name})
+    async def reconnect_mcp_server(self, server_name: str) -> None:
+        """Reconnect the MCP server ``server_name``."""
+        await self._request("mcp_reconnect", {"serverName": server_name})
 
-    async def toggle_mcp_server(self, name: str, enabled: bool) -> None:
-        """Enable or disable the MCP server ``name``."""
-        await self._request("mcp_toggle", {"serverName": name, "enabled": enabled})
+    async def toggle_mcp_server(self, server_name: str, enabled: bool) -> None:
+        """Enable or disable the MCP server ``server_name``."""
+        await self._request("mcp_toggle", {"serverName": server_name, "enabled": enabled})
 
     def _sdk_server(self, server_name: str) -> Any:
         servers = self.options.mcp_servers

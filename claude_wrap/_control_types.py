@@ -9,7 +9,7 @@ the binary adds and omits keys between versions.
 # itself, not a string, to know which keys are optional.
 from typing import TYPE_CHECKING, Any, Literal, Union
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import NotRequired, Required, TypedDict
 
 from ._mcp_types import McpHttpServerConfig, McpSSEServerConfig, McpStdioServerConfig
 
@@ -106,8 +106,8 @@ McpServerStatusConfig = Union[
 class McpServerStatus(TypedDict, total=False):
     """One MCP server as ``get_mcp_status()`` reports it."""
 
-    name: str
-    status: McpServerConnectionStatus
+    name: Required[str]
+    status: Required[McpServerConnectionStatus]
     serverInfo: McpServerInfo
     error: str
     config: McpServerStatusConfig
@@ -118,16 +118,16 @@ class McpServerStatus(TypedDict, total=False):
 class McpStatusResponse(TypedDict, total=False):
     """Reply of ``get_mcp_status()``."""
 
-    mcpServers: list[McpServerStatus]
+    mcpServers: Required[list[McpServerStatus]]
 
 
 class ContextUsageCategory(TypedDict, total=False):
     """One slice of the context window."""
 
     id: str
-    name: str
-    tokens: int
-    color: str
+    name: Required[str]
+    tokens: Required[int]
+    color: Required[str]
     kind: str
     isDeferred: bool
 
@@ -136,21 +136,21 @@ class ContextUsageResponse(TypedDict, total=False):
     """Reply of ``get_context_usage()``: what fills the context window, the
     data behind the binary's ``/context`` view."""
 
-    categories: list[ContextUsageCategory]
-    totalTokens: int
-    maxTokens: int
+    categories: Required[list[ContextUsageCategory]]
+    totalTokens: Required[int]
+    maxTokens: Required[int]
     """The usable window (the raw one minus the auto-compact reserve)."""
-    rawMaxTokens: int
-    percentage: float
-    model: str
-    isAutoCompactEnabled: bool
+    rawMaxTokens: Required[int]
+    percentage: Required[float]
+    model: Required[str]
+    isAutoCompactEnabled: Required[bool]
     autoCompactThreshold: int
     autocompactSource: str
-    memoryFiles: list[dict[str, Any]]
+    memoryFiles: Required[list[dict[str, Any]]]
     """CLAUDE.md and memory files, with their paths and token counts."""
-    mcpTools: list[dict[str, Any]]
+    mcpTools: Required[list[dict[str, Any]]]
     mcpInstructions: Any
-    agents: list[dict[str, Any]]
+    agents: Required[list[dict[str, Any]]]
     skills: dict[str, Any]
     slashCommands: dict[str, Any]
     messageBreakdown: dict[str, Any]
@@ -158,7 +158,7 @@ class ContextUsageResponse(TypedDict, total=False):
     systemPromptSections: list[dict[str, Any]]
     deferredBuiltinTools: list[dict[str, Any]]
     apiUsage: dict[str, Any] | None
-    gridRows: list[list[dict[str, Any]]]
+    gridRows: Required[list[list[dict[str, Any]]]]
 
 
 class SessionUsage(TypedDict, total=False):

@@ -193,7 +193,8 @@ class BaseHookInput(TypedDict, total=False):
     agent_id: ReadOnly[str]
     agent_type: ReadOnly[str]
     effort: HookEffort
-    hook_event_name: ReadOnly[Required[HookEvent]]
+    hook_event_name: ReadOnly[HookEvent]
+    """Always sent; each event's input type makes it required with its own value."""
 
 
 class PreToolUseHookInput(BaseHookInput):

@@ -319,6 +319,11 @@ class SystemInitData(TypedDict):
     ultrathink_available: NotRequired[bool]
     ultrathink_typed_raises: NotRequired[bool]
     view_mode: NotRequired[str]
+    served_by_anthropic: NotRequired[bool]
+    """Seen from 2.1.332: whether the API endpoint is Anthropic's own (false
+    with a custom ``ANTHROPIC_BASE_URL``)."""
+    sandbox_enabled: NotRequired[bool]
+    """Seen from 2.1.332: whether the binary runs its tools sandboxed."""
     user_message_uuids: NotRequired[list[str]]
     """The uuids of the user messages that started this turn (only those sent with one)."""
 

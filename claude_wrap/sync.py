@@ -398,13 +398,13 @@ class ClaudeSDKClient:
         """Every MCP server the session knows, with its connection status."""
         return self._call(self._client.get_mcp_status)
 
-    def reconnect_mcp_server(self, name: str) -> None:
-        """Reconnect the MCP server ``name``."""
-        self._call(self._client.reconnect_mcp_server, name)
+    def reconnect_mcp_server(self, server_name: str) -> None:
+        """Reconnect the MCP server ``server_name``."""
+        self._call(self._client.reconnect_mcp_server, server_name)
 
-    def toggle_mcp_server(self, name: str, enabled: bool) -> None:
-        """Enable or disable the MCP server ``name``."""
-        self._call(self._client.toggle_mcp_server, name, enabled)
+    def toggle_mcp_server(self, server_name: str, enabled: bool) -> None:
+        """Enable or disable the MCP server ``server_name``."""
+        self._call(self._client.toggle_mcp_server, server_name, enabled)
 
     def stop_task(self, task_id: str) -> None:
         """Stop a background task."""

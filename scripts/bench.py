@@ -730,7 +730,7 @@ def bench_rss() -> dict[str, Any]:
 # the official package, same query, same binary, same scripted model
 # ---------------------------------------------------------------------------
 
-OFFICIAL_VENV = Path(tempfile.gettempdir()) / "official-sdk"
+OFFICIAL_VENV = ROOT / "build" / "official-venv"  # `make clean` removes build/
 
 _OFFICIAL_RUN = """
 import anyio, json, sys, time

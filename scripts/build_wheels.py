@@ -3,7 +3,7 @@
 
     python scripts/build_wheels.py                          # all 8 platforms + pure wheel + sdist
     python scripts/build_wheels.py --platform linux-x64     # a subset (repeatable)
-    python scripts/build_wheels.py --platform linux-x64 --no-sdist --compresslevel 1 --out /tmp/w
+    python scripts/build_wheels.py --platform linux-x64 --no-sdist --compresslevel 1 --out build/wheels
 
 Steps:
 

@@ -98,15 +98,23 @@ def bump(
     *,
     manifest_path: Path = MANIFEST,
     dry_run: bool = False,
+    force: bool = False,
     view: ViewFn = npm_view_integrity,
     pack: PackFn = npm_pack,
     log: Callable[[str], None] = lambda msg: print(msg, file=sys.stderr, flush=True),
 ) -> dict[str, Any]:
-    """Compute the manifest for ``version``; write it unless ``dry_run``. Returns it."""
+    """Compute the manifest for ``version``; write it unless ``dry_run``. Returns it.
+
+    The version already pinned is left alone (eight downloads for nothing)
+    unless ``force``.
+    """
     if not _VERSION.match(version):
         raise ValueError(f"not a version: {version!r}")
     _fetch = _fetch_module()
     old = json.loads(manifest_path.read_text(encoding="utf-8"))
+    if old["version"] == version and not force:
+        log(f"Claude Code {version} is already pinned in {manifest_path}; --force hashes it again")
+        return dict(old)
     package = old["package"]
     platforms: dict[str, Any] = {}
     for platform, entry in old["platforms"].items():
@@ -144,10 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("version", help="the Claude Code version to pin, e.g. 2.2.0")
     parser.add_argument("--dry-run", action="store_true", help="read the integrity values only; write nothing")
+    parser.add_argument("--force", action="store_true", help="fetch and hash even if this version is already pinned")
     parser.add_argument("--manifest", type=Path, default=MANIFEST, help="manifest to update (default: vendor/claude-code.json)")
     args = parser.parse_args(argv)
     try:
-        new = bump(args.version, manifest_path=args.manifest, dry_run=args.dry_run)
+        new = bump(args.version, manifest_path=args.manifest, dry_run=args.dry_run, force=args.force)
     except KeyboardInterrupt:
         print("bump_version: interrupted; the manifest is unchanged", file=sys.stderr)
         return 130

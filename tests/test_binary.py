@@ -8,6 +8,7 @@ import io
 import json
 import os
 import platform as _platform
+import re
 import stat
 import subprocess
 import sys
@@ -44,7 +45,9 @@ from claude_wrap._fetch import _parse_sri, ensure_binary, fetch_binary
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "fetch_binary.py"
-REAL_TARBALL = Path("/tmp/packs/anthropic-ai-claude-code-linux-x64-2.1.328.tgz")
+# The environment the suite started in (npm on PATH, the user's npm config):
+# the autouse fixture below hides PATH from every test.
+USER_ENV = dict(os.environ)
 FAKE_VERSION = "9.9.9"
 
 posix_only = pytest.mark.skipif(sys.platform == "win32", reason="uses sh scripts as fake binaries")
@@ -233,7 +236,8 @@ def test_cache_root_default_uses_platformdirs(monkeypatch: pytest.MonkeyPatch) -
 def test_real_manifest() -> None:
     manifest = load_manifest()
     assert manifest.package == "@anthropic-ai/claude-code"
-    assert manifest.version == pinned_version() == "2.1.328"
+    assert manifest.version == pinned_version()
+    assert re.fullmatch(r"\d+\.\d+\.\d+", manifest.version)
     assert set(manifest.platforms) == set(PLATFORMS)
     for name, entry in manifest.platforms.items():
         assert entry.binary == binary_name(name)
@@ -673,7 +677,8 @@ def test_import_is_light() -> None:
 
 
 def _run_script(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, _binary.ENV_CACHE_DIR: str(cache)}
+    # PYTHONPATH: the script imports this checkout's claude_wrap, not another installed copy.
+    env = {**USER_ENV, _binary.ENV_CACHE_DIR: str(cache), "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, str(SCRIPT), *args], check=False, capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -682,7 +687,7 @@ def test_script_rejects_bad_tarball(fake_release: FakeRelease, tmp_path: Path) -
     proc = _run_script("--from-tarball", str(fake_release.tarball), "--platform", "linux-x64", cache=tmp_path / "c")
     assert proc.returncode == 1
     assert "failed verification" in proc.stderr and "expected" in proc.stderr
-    assert not (tmp_path / "c" / "claude-code" / "2.1.328" / "linux-x64" / "claude").exists()
+    assert not (tmp_path / "c" / "claude-code" / pinned_version() / "linux-x64" / "claude").exists()
     proc = _run_script("--from-tarball", str(tmp_path / "missing.tgz"), cache=tmp_path / "c")
     assert proc.returncode == 1 and "tarball not found" in proc.stderr
     proc = _run_script("--platform", "plan9-mips", cache=tmp_path / "c")
@@ -694,34 +699,40 @@ def test_script_rejects_bad_tarball(fake_release: FakeRelease, tmp_path: Path) -
 
 @pytest.fixture(scope="session")
 def real_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real pinned linux-x64 binary installed once (373 MB) into a temp cache."""
-    if not REAL_TARBALL.is_file():
-        pytest.skip(f"{REAL_TARBALL} not present")
-    if _binary._detected_platform() != "linux-x64":
-        pytest.skip("the real binary test needs linux-x64")
+    """The real pinned binary for this machine, fetched into an empty cache as users fetch it.
+
+    ``fetch_binary.py`` runs ``npm pack`` through the user's npm configuration,
+    so after ``make binary`` the tarball comes from npm's own cache.
+    """
     cache = tmp_path_factory.mktemp("real-cache")
-    proc = _run_script("--from-tarball", str(REAL_TARBALL), cache=cache)
+    proc = _run_script(cache=cache)
     assert proc.returncode == 0, proc.stderr
-    assert "fetched and verified" in proc.stdout
+    assert proc.stdout.startswith(f"fetched and verified Claude Code {pinned_version()} ({current_platform()}) with npm pack")
     return cache
+
+
+def _real_binary(cache: Path) -> Path:
+    platform = current_platform()
+    return cache / "claude-code" / pinned_version() / platform / binary_name(platform)
 
 
 def test_real_binary_from_cache(real_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(_binary.ENV_CACHE_DIR, str(real_cache))
     info = binary_info()
     assert info.source == "cache"
-    assert info.version == "2.1.328" == pinned_version()
-    assert info.path == real_cache / "claude-code" / "2.1.328" / "linux-x64" / "claude"
+    assert info.version == pinned_version()
+    assert info.path == _real_binary(real_cache)
     assert is_verified()
     assert stat.S_IMODE(info.path.stat().st_mode) == 0o755
+    assert _leftovers(info.path.parent) == []  # npm's temp dir is gone
 
 
 def test_real_script_warm_rerun_is_a_fast_noop(real_cache: Path) -> None:
-    binary = real_cache / "claude-code" / "2.1.328" / "linux-x64" / "claude"
+    binary = _real_binary(real_cache)
     mtime = binary.stat().st_mtime_ns
-    proc = _run_script(cache=real_cache)  # no tarball, no npm: the marker says it is verified
+    proc = _run_script(cache=real_cache)  # no npm: the marker says it is verified
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("verified copy of Claude Code 2.1.328 (linux-x64) already at ")
+    assert proc.stdout.startswith(f"verified copy of Claude Code {pinned_version()} ({current_platform()}) already at ")
     assert binary.stat().st_mtime_ns == mtime
     proc = _run_script("--print-path", cache=real_cache)
     assert proc.returncode == 0 and proc.stdout == f"{binary}\n"
@@ -731,4 +742,4 @@ def test_real_script_warm_rerun_is_a_fast_noop(real_cache: Path) -> None:
 def test_real_script_verify_rehashes(real_cache: Path) -> None:
     proc = _run_script("--verify", cache=real_cache)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("re-hashed and verified Claude Code 2.1.328")
+    assert proc.stdout.startswith(f"re-hashed and verified Claude Code {pinned_version()}")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from claude_wrap._binary import pinned_version
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = pytest.mark.e2e
@@ -86,7 +87,7 @@ def test_doctor_good_setup(cli_env: dict[str, str], cli_path: str, scripted_mode
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
     assert f"✓ binary      {cli_path} (from $CLAUDE_WRAP_CLI)" in out
-    assert "✓ version     2.1.328 (pinned 2.1.328)" in out
+    assert f"✓ version     {pinned_version()} (pinned {pinned_version()})" in out
     assert "✓ auth        ANTHROPIC_API_KEY is set" in out
     assert "sk-test" not in out  # never the value
     assert f"✓ API         {scripted_model.base_url} (ANTHROPIC_BASE_URL) answers (HTTP " in out
@@ -112,8 +113,8 @@ def test_version_and_fetch_binary(cli_env: dict[str, str], cli_path: str) -> Non
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
         f"claude_wrap {__import__('claude_wrap').__version__}",
-        "pinned Claude Code 2.1.328",
-        f"found Claude Code 2.1.328 at {cli_path} (env)",
+        f"pinned Claude Code {pinned_version()}",
+        f"found Claude Code {pinned_version()} at {cli_path} (env)",
     ]
 
     # A verified copy is cached (the suite needs it): fetch-binary is a no-op.

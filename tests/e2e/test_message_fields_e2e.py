@@ -274,8 +274,10 @@ async def test_init_frame_and_model_usage_fit_their_typed_dicts(
     assert (init.fast_mode_state, init.fast_mode_disabled_reason) == ("off", "sdk_opt_in_required")
     assert init.capabilities and all(isinstance(c, str) for c in init.capabilities)
     assert init.terminal_slash_commands and set(init.terminal_slash_commands) <= set(init.slash_commands)
-    # Not sent by 2.1.328 here: no plugin failed, no betas were asked for.
+    # Not sent here: no plugin failed, no betas were asked for.
     assert (init.plugin_errors, init.betas) == (None, None)
+    # A scripted model is no Anthropic endpoint; nothing asked for a sandbox.
+    assert (init.data.get("served_by_anthropic"), init.data.get("sandbox_enabled")) == (False, False)
 
     result = messages[-1]
     assert isinstance(result, ResultMessage) and result.model_usage

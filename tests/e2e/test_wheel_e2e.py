@@ -9,7 +9,6 @@ the fallbacks.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -17,9 +16,9 @@ import sys
 import tempfile
 import textwrap
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from _scripts import load_script
 
 from claude_wrap._binary import cache_root, current_platform, pinned_version
 from claude_wrap.testing import Reply, ScriptedModel
@@ -45,23 +44,12 @@ print(json.dumps(out))
 """
 
 
-def _load_script() -> ModuleType:
-    if "build_wheels" in sys.modules:
-        return sys.modules["build_wheels"]
-    spec = importlib.util.spec_from_file_location("build_wheels", ROOT / "scripts" / "build_wheels.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["build_wheels"] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="session")
 def built_wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The pure and linux-x64 wheels, built once per session (fast deflate level)."""
     if current_platform() != "linux-x64":  # pragma: no cover - the done-criterion names this platform
         pytest.fail("the wheel test runs on linux-x64")
-    script = _load_script()
+    script = load_script("build_wheels")
     out = tmp_path_factory.mktemp("wheels")
     built = script.build(["linux-x64"], out, sdist=False, compresslevel=1, log=False)
     pure, platform = built
@@ -80,7 +68,7 @@ def _run(argv: list[str], env: dict[str, str] | None = None, cwd: Path | None = 
 def test_platform_wheel_in_a_new_venv_then_pure_wheel_fallbacks(
     built_wheels: dict[str, Path], scripted_model: ScriptedModel, tmp_path: Path, workdir: Path
 ) -> None:
-    script = _load_script()
+    script = load_script("build_wheels")
     wheel = built_wheels["platform"]
     assert wheel.name.endswith("-py3-none-manylinux_2_17_x86_64.whl")
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,20 +11,6 @@ from typing import Any
 import pytest
 
 from claude_wrap.testing import ScriptedModel
-
-DEFAULT_CLI = "/tmp/claude-bin/claude"
-
-
-def cli_path() -> str:
-    """The binary under test: ``$CLAUDE_WRAP_CLI`` or the default install path."""
-    path = os.environ.get("CLAUDE_WRAP_CLI", DEFAULT_CLI)
-    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
-        # Fail loudly: a silently skipped e2e suite looks green but tests nothing.
-        pytest.fail(
-            f"Claude Code binary not found or not executable at {path!r}; set CLAUDE_WRAP_CLI"
-        )
-    return path
-
 
 @dataclass
 class Run:
@@ -49,9 +34,9 @@ def user_line(text: str) -> str:
     )
 
 
-def base_argv(*extra: str) -> list[str]:
+def base_argv(cli: str, *extra: str) -> list[str]:
     return [
-        cli_path(),
+        cli,
         "--output-format",
         "stream-json",
         "--verbose",
@@ -64,6 +49,7 @@ def base_argv(*extra: str) -> list[str]:
 
 
 def _run_cli(
+    cli: str,
     model: ScriptedModel,
     tmp_path: Path,
     prompt: str,
@@ -74,7 +60,7 @@ def _run_cli(
     cwd = tmp_path / "work"
     cwd.mkdir(exist_ok=True)
     proc = subprocess.run(
-        base_argv(*extra),
+        base_argv(cli, *extra),
         input=user_line(prompt),
         capture_output=True,
         text=True,
@@ -90,8 +76,9 @@ def _run_cli(
 class RunCli:
     """Callable fixture value: run the binary once with one user message (stdin then EOF)."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, cli: str) -> None:
         self.tmp_path = tmp_path
+        self.cli = cli
         self.cwd = tmp_path / "work"
 
     def __call__(
@@ -103,6 +90,7 @@ class RunCli:
         timeout: float = 60,
     ) -> Run:
         return _run_cli(
+            self.cli,
             model,
             self.tmp_path,
             prompt,
@@ -113,12 +101,12 @@ class RunCli:
 
 
 @pytest.fixture
-def run_cli(tmp_path: Path) -> RunCli:
+def run_cli(tmp_path: Path, cli_path: str) -> RunCli:
     """Run the real binary against a scripted model; see `RunCli`."""
-    return RunCli(tmp_path)
+    return RunCli(tmp_path, cli_path)
 
 
 @pytest.fixture
-def cli() -> str:
-    """Path of the binary (fails the test if it is missing)."""
-    return cli_path()
+def cli(cli_path: str) -> str:
+    """Path of the binary, found as users find it (fails the test if it is missing)."""
+    return cli_path

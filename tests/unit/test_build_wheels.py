@@ -5,34 +5,21 @@ from __future__ import annotations
 import base64
 import csv
 import hashlib
-import importlib.util
 import io
 import json
 import stat
-import sys
 import tarfile
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from _scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _load(name: str) -> ModuleType:
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-bw = _load("build_wheels")
-bv = _load("bump_version")
+bw = load_script("build_wheels")
+bv = load_script("bump_version")
 
 
 def _pure_wheel(tmp: Path) -> Path:
@@ -144,6 +131,13 @@ def test_bump_version_pins_every_platform(tmp_path: Path) -> None:
     assert entry["sha256"] == hashlib.sha256(b"win32-x64" * 10).hexdigest() and entry["size"] == 90
     assert entry["binary"] == "claude.exe"
     assert len(viewed) == 16
+
+    # The pinned version again: nothing fetched, nothing written, unless forced.
+    stamp = manifest.stat().st_mtime_ns
+    assert bv.bump("9.8.7", manifest_path=manifest, view=view, pack=pack, log=lambda m: None) == new
+    assert len(viewed) == 16 and manifest.stat().st_mtime_ns == stamp
+    assert bv.bump("9.8.7", manifest_path=manifest, force=True, view=view, pack=pack, log=lambda m: None) == new
+    assert len(viewed) == 24
 
 
 def test_bump_version_refuses_a_tarball_that_does_not_match(tmp_path: Path) -> None:

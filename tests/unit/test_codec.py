@@ -1,6 +1,6 @@
 """Decoding stdout frames: real recorded frames, forward compatibility, robustness.
 
-The frame constants below are verbatim stdout lines from /work/shared/protocol.md
+The frame constants below are verbatim stdout lines of recorded runs
 (Claude Code 2.1.328 recordings; only the recorder's own trimming of long strings).
 """
 
