@@ -286,6 +286,11 @@ class SessionStoreError(ClaudeSDKError, RuntimeError):
 class StoreTimeoutError(SessionStoreError, TimeoutError):
     """A session store did not answer within ``load_timeout_ms`` (on resume)."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Two built-in bases (RuntimeError, OSError) leave the default
+        # reduction without a safe __new__; rebuild from args and state.
+        return (type(self), self.args, self.__dict__ or None)
+
 
 class TurnTimeoutError(ClaudeSDKError, TimeoutError):
     """A turn went silent for ``idle_timeout`` or ran past ``turn_timeout``.

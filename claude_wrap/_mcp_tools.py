@@ -116,27 +116,24 @@ class ToolAnnotations:
         *,
         title: str | None = None,
         readOnlyHint: bool | None = None,  # noqa: N803
-        read_only_hint: bool | None = None,
         destructiveHint: bool | None = None,  # noqa: N803
-        destructive_hint: bool | None = None,
         idempotentHint: bool | None = None,  # noqa: N803
-        idempotent_hint: bool | None = None,
         openWorldHint: bool | None = None,  # noqa: N803
-        open_world_hint: bool | None = None,
         maxResultSizeChars: int | None = None,  # noqa: N803
-        max_result_size_chars: int | None = None,
-        **extra: Any,
+        **data: Any,
     ) -> None:
         if title is not None and not isinstance(title, str):
             raise ValueError(f"ToolAnnotations title must be a string, got {title!r}")
+        # The official signature, then the snake_case spellings this class
+        # also takes (they arrive among the extra keywords).
         self.title = title
-        self.readOnlyHint = _hint("readOnlyHint", _pick(readOnlyHint, read_only_hint))
-        self.destructiveHint = _hint("destructiveHint", _pick(destructiveHint, destructive_hint))
-        self.idempotentHint = _hint("idempotentHint", _pick(idempotentHint, idempotent_hint))
-        self.openWorldHint = _hint("openWorldHint", _pick(openWorldHint, open_world_hint))
-        self.maxResultSizeChars = _size(_pick(maxResultSizeChars, max_result_size_chars))
-        self._extra = dict(extra)
-        for key, value in extra.items():
+        self.readOnlyHint = _hint("readOnlyHint", _pick(readOnlyHint, data.pop("read_only_hint", None)))
+        self.destructiveHint = _hint("destructiveHint", _pick(destructiveHint, data.pop("destructive_hint", None)))
+        self.idempotentHint = _hint("idempotentHint", _pick(idempotentHint, data.pop("idempotent_hint", None)))
+        self.openWorldHint = _hint("openWorldHint", _pick(openWorldHint, data.pop("open_world_hint", None)))
+        self.maxResultSizeChars = _size(_pick(maxResultSizeChars, data.pop("max_result_size_chars", None)))
+        self._extra = dict(data)
+        for key, value in data.items():
             setattr(self, key, value)
 
     @property

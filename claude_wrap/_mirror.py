@@ -33,7 +33,7 @@ import tempfile
 import uuid
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 import msgspec
@@ -174,7 +174,7 @@ class MirrorBatcher:
                 await anyio.sleep(self.backoff[attempt - 1])
             try:
                 with anyio.move_on_after(self.send_timeout) as deadline:
-                    await self.store.append(key, entries)
+                    await self.store.append(key, cast(Any, entries))
             except Exception as exc:  # noqa: BLE001 - the store is user code (its own timeouts too)
                 last = exc
                 continue

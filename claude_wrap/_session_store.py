@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import NotRequired, Required, TypedDict
 
 __all__ = [
     "InMemorySessionStore",
@@ -37,8 +37,16 @@ __all__ = [
     "now_ms",
 ]
 
-SessionStoreEntry = dict[str, Any]
-"""One transcript entry (a JSONL object). Stores must keep them as they are."""
+class SessionStoreEntry(TypedDict, total=False):
+    """One transcript entry (a JSONL object) as a store sees it.
+
+    Only ``type`` is always there; every other key is opaque JSON that a
+    store must keep exactly as it came.
+    """
+
+    type: Required[str]
+    uuid: str
+    timestamp: str
 
 SessionStoreFlushMode = Literal["batched", "eager"]
 """``"batched"``: mirror at each result and at close; ``"eager"``: every frame."""

@@ -12,7 +12,7 @@ import json
 import os
 import uuid
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, Union, cast
 
 import anyio
 
@@ -303,7 +303,7 @@ async def get_subagent_messages_from_store(
 
 
 def _stamped(entry: dict[str, Any]) -> SessionStoreEntry:
-    return {**entry, "uuid": str(uuid.uuid4()), "timestamp": iso_now()}
+    return cast(SessionStoreEntry, {**entry, "uuid": str(uuid.uuid4()), "timestamp": iso_now()})
 
 
 async def rename_session_via_store(
@@ -423,4 +423,4 @@ async def import_session_to_store(
         meta = read_agent_meta(file)
         if meta is not None:
             # The marker last: a "type" key in the sidecar must not shadow it.
-            await store.append(key, [{**meta, "type": "agent_metadata"}])
+            await store.append(key, [cast(SessionStoreEntry, {**meta, "type": "agent_metadata"})])

@@ -81,7 +81,7 @@ def fold_session_summary(
             cwd = entry.get("cwd")
             if isinstance(cwd, str) and cwd:
                 data["cwd"] = cwd
-        _fold_first_prompt(data, entry)
+        _fold_first_prompt(data, dict(entry))
         for field, name in _LATEST:
             value = entry.get(field)
             if isinstance(value, str):

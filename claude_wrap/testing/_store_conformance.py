@@ -19,7 +19,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Awaitable, Callable
-from typing import Any, Union
+from typing import Any, Union, cast
 
 import anyio
 
@@ -243,7 +243,7 @@ class _Kit:
         s = await self.fresh()
         key: SessionKey = {"project_key": "proj", "session_id": "summ"}
         await s.append(key, [_user("hello there", 1, cwd="/w", gitBranch="main"), _e(timestamp="2024-01-01T00:00:02.000Z")])
-        await s.append(key, [{"type": "custom-title", "customTitle": "named"}, {"type": "tag", "tag": "t1"}])
+        await s.append(key, cast(Any, [{"type": "custom-title", "customTitle": "named"}, {"type": "tag", "tag": "t1"}]))
         await s.append(key, [_user("later prompt", 3, gitBranch="dev", lastPrompt="later prompt")])
         await self._assert_is_fold(s, key, "summary after three appends")
 

@@ -158,6 +158,7 @@ SAMPLES: dict[str, BaseException] = {
     "ControlTimeoutError": _exceptions.ControlTimeoutError("interrupt", 2.5),
     "ControlRejectedError": _exceptions.ControlRejectedError("set_model", "no such model", "E1"),
     "StructuredOutputError": _exceptions.StructuredOutputError("does not fit", raw={"a": 1}),
+    "SessionStoreError": _exceptions.SessionStoreError("Failed to load session from store: down"),
     "StoreTimeoutError": _exceptions.StoreTimeoutError("store is slow"),
     "TurnTimeoutError": _exceptions.TurnTimeoutError("silent", "tail"),
 }
