@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
 from contextlib import aclosing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._connect import open_session, result_error, user_frame
-from ._exceptions import ProcessError
-from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions
-from ._protocol import Session
-from ._transport import Transport
+
+if TYPE_CHECKING:
+    from ._messages import Message
+    from ._protocol import Session
+    from ._transport import Transport
+
+# The machinery of a run (anyio, msgspec, the session and the codec) loads
+# when a run starts, so importing ``query`` stays as cheap as the options.
 
 __all__ = ["query", "run_prompt"]
 
@@ -38,6 +41,8 @@ async def query(
     ``can_use_tool`` and in-process tools keep working until the result,
     because stdin stays open until then.
     """
+    from ._connect import open_session, user_frame
+
     opts = options if options is not None else ClaudeAgentOptions()
     single = isinstance(prompt, str)
     session = await open_session(
@@ -55,6 +60,10 @@ async def run_prompt(
     """Drive one run on a started session, then close it (shared by ``query()``
     and pre-started sessions). ``prompt_sent``: a string prompt was already
     written with the handshake."""
+    from ._connect import result_error, user_frame
+    from ._exceptions import ProcessError
+    from ._messages import ResultMessage
+
     last: ResultMessage | None = None
     failure: ProcessError | None = None
     single = isinstance(prompt, str)
