@@ -16,7 +16,7 @@ from ._binary import find_binary
 from ._control_plane import control_plane, initialize_request
 from ._exceptions import ProcessError, ResultError, StructuredOutputError
 from ._messages import ResultMessage
-from ._options import ClaudeAgentOptions
+from ._options import ClaudeAgentOptions, check_run
 from ._protocol import Session
 from ._transport import SubprocessTransport, Transport
 
@@ -79,6 +79,17 @@ def _structured_output_filter(model: Any) -> Any:
     return apply
 
 
+def _initialize_timeout(options: ClaudeAgentOptions) -> float:
+    """``initialize_timeout``, raised to ``CLAUDE_CODE_STREAM_CLOSE_TIMEOUT``
+    (milliseconds) when that is set, as the official package reads it."""
+    raw = os.environ.get("CLAUDE_CODE_STREAM_CLOSE_TIMEOUT")
+    try:
+        floor = int(raw) / 1000 if raw else 0.0
+    except ValueError:
+        floor = 0.0
+    return max(options.initialize_timeout, floor)
+
+
 async def open_session(
     options: ClaudeAgentOptions,
     *,
@@ -91,6 +102,7 @@ async def open_session(
     for its answer: the binary reads stdin in order, so hooks are registered
     before the prompt runs, and the handshake overlaps the binary's start-up.
     """
+    check_run(options)
     plane = control_plane(options)
     launch = None
     resumed = None
@@ -153,9 +165,7 @@ async def open_session(
         if first_message is not None:
             await session.send_user(first_message)
         try:
-            session.server_info = await session.finish_request(
-                rid, "initialize", options.initialize_timeout
-            )
+            session.server_info = await session.finish_request(rid, "initialize", _initialize_timeout(options))
         except ProcessError as exc:
             # e.g. resuming an unknown session: the binary writes an error
             # result and exits before it answers.

@@ -258,14 +258,22 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
                 entry: dict[str, Any] = {"matcher": matcher.matcher, "hookCallbackIds": ids}
                 if matcher.timeout is not None:
                     entry["timeout"] = matcher.timeout
+                if matcher.on_failure is not None:
+                    # The binary applies it too: to a callback it timed out itself.
+                    entry["onFailure"] = matcher.on_failure
                 entries.append(entry)
-            wire[event] = entries
-        plane.initialize["hooks"] = wire
+            if entries:
+                wire[event] = entries
+        plane.initialize["hooks"] = wire or None
         plane.handlers["hook_callback"] = _hook_handler(
             registry, fail_open=options.hooks_fail_open, timeout=options.callback_timeout
         )
     sdk_servers = (
-        {name: dict(config)["instance"] for name, config in options.mcp_servers.items() if config.get("type") == "sdk"}
+        {
+            name: config["instance"]  # type: ignore[typeddict-item]
+            for name, config in options.mcp_servers.items()
+            if isinstance(config, dict) and config.get("type") == "sdk"
+        }
         if isinstance(options.mcp_servers, dict)
         else {}
     )

@@ -18,8 +18,8 @@ users of the official package already catch keep their meaning::
     ├── StoreTimeoutError               a session store did not answer in time (also a ``TimeoutError``)
     └── TurnTimeoutError                a turn went silent or ran too long (also a ``TimeoutError``)
 
-Misuse stays outside the tree: invalid options raise ``pydantic.ValidationError``
-(a ``ValueError``), and using a closed client raises ``SessionStateError``
+Misuse stays outside the tree: invalid options raise ``ValueError`` naming
+the option, and using a closed client raises ``SessionStateError``
 (a ``RuntimeError``).
 """
 
