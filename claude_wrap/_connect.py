@@ -13,7 +13,7 @@ import msgspec
 from . import _argv
 from ._argv import build_launch
 from ._binary import find_binary
-from ._control_plane import control_plane, initialize_request
+from ._control_plane import check_hooks_registered, control_plane, initialize_request
 from ._exceptions import ProcessError, ResultError, StructuredOutputError
 from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions, check_run
@@ -173,6 +173,7 @@ async def open_session(
             if result is not None and result.is_error:
                 raise result_error(result, exc) from exc
             raise
+        check_hooks_registered(options, session.server_info)
     except BaseException:
         await session.aclose()
         raise

@@ -221,3 +221,70 @@ async def test_our_fields_are_checked_again_when_a_run_starts() -> None:
     options.control_timeout = 0  # plain assignment is not checked
     with pytest.raises(ValueError, match="ClaudeAgentOptions.control_timeout"):
         await query(prompt="hi", options=options).__anext__()
+
+
+# -- can_use_tool shadowed: one warning, as in the official package --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "shown"),
+    [
+        ({"permission_mode": "bypassPermissions", "allowed_tools": ["Read"]}, "bypassPermissions"),
+        ({"allowed_tools": ["Read", "Read()", "Bash(*)", "Bash(ls:*)", "(x)", " "]}, "for Read, Bash:"),
+        ({"skills": "all"}, "for Skill:"),
+    ],
+)
+def test_a_shadowed_can_use_tool_gives_one_warning(fields: dict[str, Any], shown: str) -> None:
+    from claude_wrap import CanUseToolShadowedWarning
+    from claude_wrap._control_plane import control_plane
+
+    options = ClaudeAgentOptions(can_use_tool=_allow, **fields)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        control_plane(options)
+    assert [w.category for w in caught] == [CanUseToolShadowedWarning]
+    assert shown in str(caught[0].message)
+
+
+def test_narrow_rules_do_not_shadow_can_use_tool() -> None:
+    from claude_wrap._control_plane import control_plane
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        control_plane(ClaudeAgentOptions(can_use_tool=_allow, allowed_tools=["Bash(ls:*)"], skills=["pdf"]))
+
+
+# -- hooks set to block must be honored by the process that registers them -----------------------
+
+
+async def _hook(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+    return {}
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        ({}, "does not honor on_failure on hook matchers"),
+        ({"hook_on_failure_supported": True, "hooks_applied": False}, "did not register your hooks"),
+        ({"hook_on_failure_supported": True}, None),
+    ],
+)
+async def test_blocking_hooks_need_a_process_that_honors_them(answer: dict[str, Any], message: str | None) -> None:
+    from claude_wrap import CLIConnectionError, HookMatcher
+    from claude_wrap.testing import MockTransport, initialize_response
+
+    def handler(frame: dict[str, Any]) -> Any:
+        if frame.get("type") == "control_request":
+            assert frame["request"]["hooks"]["PreToolUse"][0]["onFailure"] == "block"
+            return [initialize_response(frame, **answer)]
+        return None
+
+    options = ClaudeAgentOptions(hooks={"PreToolUse": [HookMatcher("Bash", [_hook], on_failure="block")]})
+    client = ClaudeSDKClient(options, transport=MockTransport(handler))
+    if message is None:
+        await client.connect()
+        await client.disconnect()
+        return
+    with pytest.raises(CLIConnectionError, match=message):
+        await client.connect()
