@@ -29,6 +29,7 @@ _EXPORTS: dict[str, str] = {
     "ClaudePool": "_pool",
     "prewarm": "_pool",
     "ClaudeAgentOptions": "_options",
+    "OptionsWarning": "_options",
     "Transport": "_custom_transport",
     "LineTransport": "_transport",
     "SubprocessTransport": "_transport",
@@ -401,6 +402,7 @@ __all__ = [
     "NotificationHookInput",
     "NotificationHookSpecificOutput",
     "OnUserQuestion",
+    "OptionsWarning",
     "PermissionBehavior",
     "PermissionDeniedHookInput",
     "PermissionDeniedHookSpecificOutput",
@@ -839,6 +841,7 @@ if TYPE_CHECKING:
     from ._options import (
         ClaudeAgentOptions as ClaudeAgentOptions,
         EffortLevel as EffortLevel,
+        OptionsWarning as OptionsWarning,
         PermissionMode as PermissionMode,
         SettingSource as SettingSource,
     )

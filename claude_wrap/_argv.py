@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,15 +21,22 @@ from typing import Any
 
 from ._exceptions import CLIConnectionError
 from ._mcp_types import wire_config
-from ._options import ClaudeAgentOptions
+from ._options import ClaudeAgentOptions, OptionsWarning, check_launch
 
-__all__ = ["Explanation", "Launch", "build_launch", "explain"]
+__all__ = ["AGENT_SDK_VERSION", "HEAD_ARGS", "TAIL_ARGS", "Explanation", "Launch", "build_launch", "explain"]
 
-BASE_ARGS = ("--output-format", "stream-json", "--verbose", "--input-format", "stream-json")
+# Every command line starts and ends with these.
+HEAD_ARGS = ("--output-format", "stream-json", "--verbose")
+TAIL_ARGS = ("--input-format", "stream-json")
 
-# Variables that would make the child think it runs nested inside another
-# Claude Code session, or that belong to a parent's SDK entrypoint.
-_DROPPED_ENV = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+AGENT_SDK_VERSION = "0.2.189"
+"""The version of the official package whose interface this package
+implements, given to the binary as ``CLAUDE_AGENT_SDK_VERSION``: the binary
+reports it in its User-Agent and, seeing it, behaves as under that package."""
+
+# Variables a child must not inherit: the marker of running nested inside
+# another Claude Code session, and an app label derived for an outer one.
+_DROPPED_ENV = ("CLAUDECODE", "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP")
 
 _TRACE_ENV = frozenset({"TRACEPARENT", "TRACESTATE"})
 
@@ -139,7 +147,7 @@ class _Builder:
     """Accumulates argv, private files and ``initialize`` fields for one launch."""
 
     def __init__(self, cli: str) -> None:
-        self.argv: list[str] = [cli, *BASE_ARGS]
+        self.argv: list[str] = [cli, *HEAD_ARGS]
         self.files: dict[str, str] = {}
         self.initialize: dict[str, Any] = {"subtype": "initialize", "hooks": None}
 
@@ -161,59 +169,224 @@ class _Builder:
 
 
 def _prompt_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
+    """``--system-prompt`` and friends, plus the prompt's ``initialize`` fields.
+    ``None`` is a minimal prompt, not the binary's own: only the preset
+    selects the full Claude Code prompt."""
     sp = options.system_prompt
     append = options.append_system_prompt
-    if isinstance(sp, str):
+    if sp is None:
+        b.flag("--system-prompt", "")
+    elif isinstance(sp, str):
         b.long_value("--system-prompt", "--system-prompt-file", sp)
-    elif isinstance(sp, dict) and sp.get("type") == "file":
-        b.flag("--system-prompt-file", str(sp.get("path", "")))
-    elif isinstance(sp, dict) and sp.get("type") == "custom":
-        b.long_value("--system-prompt", "--system-prompt-file", str(sp.get("prompt", "")))
-    elif isinstance(sp, dict) and sp.get("type") == "preset":
-        append = sp.get("append", append)  # type: ignore[assignment]
-        if sp.get("exclude_dynamic_sections"):
-            b.flag("--exclude-dynamic-system-prompt-sections")
-    snapshot = dict(sp).get("snapshot") if isinstance(sp, dict) else None
-    if isinstance(snapshot, bool):
-        b.initialize["systemPromptSnapshot"] = snapshot
+    else:
+        kind = sp.get("type")
+        if kind == "file":
+            b.flag("--system-prompt-file", os.fspath(sp["path"]))  # type: ignore[typeddict-item]
+        elif kind == "custom":
+            b.long_value("--system-prompt", "--system-prompt-file", sp["prompt"])  # type: ignore[typeddict-item]
+        elif kind == "preset" and "append" in sp:
+            append = sp["append"]  # type: ignore[typeddict-item]
+        # The binary reads these from ``initialize``, only when they are booleans.
+        exclude = sp.get("exclude_dynamic_sections")
+        if kind == "preset" and isinstance(exclude, bool):
+            b.initialize["excludeDynamicSections"] = exclude
+        snapshot = sp.get("snapshot")
+        if kind in ("preset", "custom") and isinstance(snapshot, bool):
+            b.initialize["systemPromptSnapshot"] = snapshot
     if append is not None:
         b.long_value("--append-system-prompt", "--append-system-prompt-file", append)
+
+
+def _output_schema(options: ClaudeAgentOptions) -> dict[str, Any] | None:
+    fmt = options.output_format
+    if isinstance(fmt, Mapping) and fmt.get("type") == "json_schema" and fmt.get("schema") is not None:
+        return dict(fmt["schema"])
+    if options.output_type is not None:
+        return dict(options.output_type.model_json_schema())
+    return None
+
+
+def _skills_defaults(options: ClaudeAgentOptions) -> tuple[list[str], list[str] | None]:
+    """``allowed_tools`` and ``setting_sources`` as ``skills`` extends them:
+    a rule per skill (or ``Skill`` for all), and the user's and the
+    project's settings, where skills live, unless sources are given."""
+    allowed = list(options.allowed_tools)
+    sources: list[str] | None = None if options.setting_sources is None else list(options.setting_sources)
+    skills = options.skills
+    if skills is None:
+        return allowed, sources
+    rules = ["Skill"] if skills == "all" else [f"Skill({name})" for name in skills]
+    allowed.extend(rule for rule in rules if rule not in allowed)
+    return allowed, ["user", "project"] if sources is None else sources
+
+
+def _mcp_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
+    servers = options.mcp_servers
+    if not servers:
+        return
+    if isinstance(servers, dict):
+        wire = wire_config(servers)
+        b.long_value("--mcp-config", "--mcp-config", json.dumps(wire), private=_has_secret(wire))
+    else:
+        b.flag("--mcp-config", str(servers))
+
+
+def _thinking_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
+    thinking = options.thinking
+    if thinking is not None:
+        kind = thinking["type"]
+        if kind == "enabled":
+            b.flag("--max-thinking-tokens", str(thinking["budget_tokens"]))  # type: ignore[typeddict-item]
+        elif kind in ("adaptive", "disabled"):
+            b.flag("--thinking", kind)
+        if kind != "disabled" and "display" in thinking:
+            b.flag("--thinking-display", str(thinking["display"]))  # type: ignore[typeddict-item]
+    elif options.max_thinking_tokens is not None:
+        b.flag("--max-thinking-tokens", str(options.max_thinking_tokens))
+
+
+def _settings_value(options: ClaudeAgentOptions, cwd: str | None) -> tuple[str, bool] | None:
+    """The ``--settings`` value and whether it holds secrets; ``sandbox`` is
+    merged in as the settings' ``sandbox`` key, a settings file being read
+    as the binary reads it (relative to ``cwd``, with or without a BOM)."""
+    settings = options.settings
+    if options.sandbox is None:
+        if not settings:
+            return None
+        if isinstance(settings, str):
+            return settings, False
+        return json.dumps(settings), _has_secret(settings)
+    merged: Any = {}
+    try:
+        if isinstance(settings, dict):
+            merged = dict(settings)
+        elif settings is not None:
+            text = settings.strip()
+            if not (text.startswith("{") and text.endswith("}")):
+                text = (Path(cwd or "") / text).read_text(encoding="utf-8-sig")
+            merged = json.loads(text)
+        merged["sandbox"] = options.sandbox
+    except (OSError, ValueError, TypeError) as exc:
+        raise CLIConnectionError(f"Failed to load settings: {exc}") from exc
+    return json.dumps(merged), _has_secret(merged)
+
+
+def _plugin_flags(b: _Builder, options: ClaudeAgentOptions, *, check_paths: bool) -> None:
+    for plugin in options.plugins:
+        path = os.fspath(plugin["path"])
+        if check_paths and not os.path.exists(path):
+            warnings.warn(
+                f"plugin directory {path} does not exist: the binary starts without that plugin",
+                OptionsWarning,
+                stacklevel=2,
+            )
+        b.flag("--plugin-dir", path)
+
+
+def _additions(b: _Builder, options: ClaudeAgentOptions) -> None:
+    """Flags and ``initialize`` fields of the options the official package
+    does not have."""
     if options.append_subagent_system_prompt is not None:
         b.long_value(
             "--append-subagent-system-prompt",
             "--append-subagent-system-prompt-file",
             options.append_subagent_system_prompt,
         )
+    if options.allow_dangerously_skip_permissions:
+        b.flag("--allow-dangerously-skip-permissions")
+    if not options.persist_session:
+        b.flag("--no-session-persistence")
+    if options.agent:
+        b.flag("--agent", options.agent)
+    if options.debug_file is not None:
+        b.flag("--debug-file", os.fspath(options.debug_file))
     if options.plan_mode_instructions is not None:
         b.initialize["planModeInstructions"] = options.plan_mode_instructions
+    if options.tool_aliases:
+        b.initialize["toolAliases"] = dict(options.tool_aliases)
+    if options.title is not None:
+        b.initialize["title"] = options.title
+    if options.agent_progress_summaries:
+        b.initialize["agentProgressSummaries"] = True
+    if options.prompt_suggestions:
+        b.initialize["promptSuggestions"] = True
 
 
-def _model_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
+def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = True) -> Launch:
+    """Translate options into a ``Launch`` for the binary at ``cli``.
+
+    The official package's flags come in its order, each from the same
+    values, so a program gets the same command line on both packages; the
+    flags of our own options follow, then ``extra_args``. ``check_cwd``:
+    also check that the paths the run needs exist (off for ``explain()``,
+    which must work before they do).
+    """
+    check_launch(options)
+    cwd = os.fspath(options.cwd) if options.cwd else None
+    b = _Builder(cli)
+    _prompt_flags(b, options)
+    tools = options.tools
+    if tools is not None:
+        b.flag("--tools", _csv(tools) if isinstance(tools, list) else "default")
+    allowed, sources = _skills_defaults(options)
+    if allowed:
+        b.flag("--allowedTools", _csv(allowed))
+    if options.max_turns:  # 0, like None, sets no limit
+        b.flag("--max-turns", str(options.max_turns))
+    if options.max_budget_usd is not None:
+        b.flag("--max-budget-usd", str(options.max_budget_usd))
+    if options.disallowed_tools:
+        b.flag("--disallowedTools", _csv(options.disallowed_tools))
+    if options.task_budget is not None:
+        b.flag("--task-budget", str(options.task_budget["total"]))
     if options.model:
         b.flag("--model", options.model)
     if options.fallback_model:
         b.flag("--fallback-model", options.fallback_model)
     if options.betas:
         b.flag("--betas", _csv(options.betas))
-    if options.effort:
+    if options._prompts_come_to_python:
+        b.flag("--permission-prompt-tool", "stdio")
+    elif options.permission_prompt_tool_name:
+        b.flag("--permission-prompt-tool", options.permission_prompt_tool_name)
+    if options.permission_mode:
+        b.flag("--permission-mode", options.permission_mode)
+    if options.continue_conversation:
+        b.flag("--continue")
+    # ``--flag=value``: an optional-value flag never reads a value as a flag.
+    if options.resume:
+        b.argv.append(f"--resume={options.resume}")
+    if options.session_id:
+        b.argv.append(f"--session-id={options.session_id}")
+    settings = _settings_value(options, cwd)
+    if settings is not None:
+        b.long_value("--settings", "--settings", settings[0], private=settings[1])
+    for d in options.add_dirs:
+        b.flag("--add-dir", os.fspath(d))
+    _mcp_flags(b, options)
+    if options.include_partial_messages:
+        b.flag("--include-partial-messages")
+    if options.include_hook_events:
+        b.flag("--include-hook-events")
+    if options.strict_mcp_config:
+        b.flag("--strict-mcp-config")
+    if options.fork_session:
+        b.flag("--fork-session")
+    if options.resume_session_at:
+        b.argv.append(f"--resume-session-at={options.resume_session_at}")
+    if options.resume_drops_turn is not None:  # "" too: the binary refuses it, rather than no check
+        b.argv.append(f"--resume-drops-turn={options.resume_drops_turn}")
+    if options.session_store is not None and "session-mirror" not in options.extra_args:
+        b.flag("--session-mirror")  # transcript_mirror frames for the store
+    if sources is not None:
+        b.argv.append(f"--setting-sources={_csv(sources)}")
+    _plugin_flags(b, options, check_paths=check_cwd)
+    _additions(b, options)
+    for flag, val in options.extra_args.items():
+        b.flag(f"--{flag}", None if val is None else str(val))
+    _thinking_flags(b, options)
+    if options.effort is not None:
         b.flag("--effort", options.effort)
-    thinking = options.thinking
-    if thinking is not None:
-        if thinking["type"] == "enabled":
-            b.flag("--max-thinking-tokens", str(thinking["budget_tokens"]))
-        else:
-            b.flag("--thinking", thinking["type"])
-        display = thinking.get("display")
-        if display:
-            b.flag("--thinking-display", str(display))
-    elif options.max_thinking_tokens is not None:
-        b.flag("--max-thinking-tokens", str(options.max_thinking_tokens))
-    if options.max_turns is not None:
-        b.flag("--max-turns", str(options.max_turns))
-    if options.max_budget_usd is not None:
-        b.flag("--max-budget-usd", repr(float(options.max_budget_usd)))
-    if options.task_budget is not None:
-        b.flag("--task-budget", str(int(options.task_budget["total"])))
     schema = _output_schema(options)
     if schema is not None:
         text = json.dumps(schema)
@@ -223,162 +396,15 @@ def _model_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
             b.initialize["jsonSchema"] = schema
         else:
             b.flag("--json-schema", text)
-
-
-def _output_schema(options: ClaudeAgentOptions) -> dict[str, Any] | None:
-    if options.output_format is not None:
-        return dict(options.output_format["schema"])
-    if options.output_type is not None:
-        return dict(options.output_type.model_json_schema())
-    return None
-
-
-def _tool_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
-    tools = options.tools
-    if isinstance(tools, list):
-        b.flag("--tools", _csv(tools))
-    elif isinstance(tools, dict):
-        b.flag("--tools", "default")
-    allowed = list(options.allowed_tools)
-    if options.skills == "all":
-        allowed.append("Skill")
-    elif options.skills:
-        allowed.extend(f"Skill({name})" for name in options.skills)
+    b.argv.extend(TAIL_ARGS)
+    if options.skills is not None and options.skills != "all":
         b.initialize["skills"] = list(options.skills)
-    if allowed:
-        b.flag("--allowedTools", _csv(allowed))
-    if options.disallowed_tools:
-        b.flag("--disallowedTools", _csv(options.disallowed_tools))
-    if options.tool_aliases:
-        b.initialize["toolAliases"] = dict(options.tool_aliases)
-    if options._prompts_come_to_python:
-        b.flag("--permission-prompt-tool", "stdio")
-    elif options.permission_prompt_tool_name:
-        b.flag("--permission-prompt-tool", options.permission_prompt_tool_name)
-    if options.permission_mode:
-        b.flag("--permission-mode", options.permission_mode)
-    if options.allow_dangerously_skip_permissions:
-        b.flag("--allow-dangerously-skip-permissions")
-    servers = options.mcp_servers
-    if isinstance(servers, dict):
-        if servers:
-            wire = wire_config(servers)
-            b.long_value("--mcp-config", "--mcp-config", json.dumps(wire), private=_has_secret(wire))
-    elif os.fspath(servers):
-        b.flag("--mcp-config", os.fspath(servers))
-    if options.strict_mcp_config:
-        b.flag("--strict-mcp-config")
-
-
-def _session_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
-    if options.continue_conversation:
-        b.flag("--continue")
-    if options.resume:
-        b.argv.append(f"--resume={options.resume}")
-    if options.session_id:
-        b.argv.append(f"--session-id={options.session_id}")
-    if options.fork_session:
-        b.flag("--fork-session")
-    if options.resume_session_at:
-        b.argv.append(f"--resume-session-at={options.resume_session_at}")
-    if options.resume_drops_turn:
-        b.argv.append(f"--resume-drops-turn={options.resume_drops_turn}")
-    if not options.persist_session:
-        b.flag("--no-session-persistence")
-    if options.session_store is not None and "session-mirror" not in options.extra_args:
-        b.flag("--session-mirror")  # transcript_mirror frames for the store
-    if options.title is not None:
-        b.initialize["title"] = options.title
-
-
-def _settings_value(options: ClaudeAgentOptions) -> tuple[str, bool] | None:
-    """The ``--settings`` value and whether it holds secrets; ``sandbox`` is
-    merged in as the settings' ``sandbox`` key."""
-    settings = options.settings
-    if options.sandbox is None:
-        if settings is None:
-            return None
-        if isinstance(settings, str):
-            return settings, False
-        return json.dumps(settings), _has_secret(settings)
-    merged: dict[str, Any] = {}
-    if isinstance(settings, dict):
-        merged.update(settings)
-    elif isinstance(settings, str):
-        # Settings that cannot be read would drop the caller's permission
-        # rules and hooks: refuse to start (the official package does too).
-        try:
-            text = settings.strip()
-            if not text.startswith("{"):
-                # Relative to the binary's working directory, as it reads it.
-                text = (Path(options.cwd or "") / settings).read_text(encoding="utf-8-sig")
-            loaded = json.loads(text)
-        except (OSError, ValueError) as exc:
-            raise CLIConnectionError(f"Failed to load settings: {exc}") from exc
-        if not isinstance(loaded, dict):
-            raise CLIConnectionError(f"Failed to load settings: a JSON {type(loaded).__name__}, not an object")
-        merged.update(loaded)
-    merged["sandbox"] = dict(options.sandbox)
-    return json.dumps(merged), _has_secret(merged)
-
-
-def _environment_flags(b: _Builder, options: ClaudeAgentOptions, *, check_paths: bool) -> None:
-    settings = _settings_value(options)
-    if settings is not None:
-        b.long_value("--settings", "--settings", settings[0], private=settings[1])
-    if options.setting_sources is not None:
-        b.argv.append(f"--setting-sources={_csv(list(options.setting_sources))}")
-    elif options.skills:
-        # Skills live in the user's and the project's settings directories.
-        b.argv.append("--setting-sources=user,project")
-    for d in options.add_dirs:
-        b.flag("--add-dir", os.fspath(d))
-    for plugin in options.plugins:
-        path = os.fspath(plugin["path"])
-        if check_paths and not os.path.exists(path):
-            raise CLIConnectionError(f"plugin directory does not exist: {path}")
-        b.flag("--plugin-dir", path)
-    if options.agent:
-        b.flag("--agent", options.agent)
     if options.forward_subagent_text:
         b.initialize["forwardSubagentText"] = True
-    if options.agent_progress_summaries:
-        b.initialize["agentProgressSummaries"] = True
-    if options.prompt_suggestions:
-        b.initialize["promptSuggestions"] = True
-    if options.include_partial_messages:
-        b.flag("--include-partial-messages")
-    if options.include_hook_events:
-        b.flag("--include-hook-events")
-    if options.debug_file is not None:
-        b.flag("--debug-file", os.fspath(options.debug_file))
 
-
-def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = True) -> Launch:
-    """Translate validated options into a ``Launch`` for the binary at ``cli``.
-
-    ``check_cwd``: also check that the paths the run needs exist (off for
-    ``explain()``, which must work before they do).
-    """
-    b = _Builder(cli)
-    _prompt_flags(b, options)
-    _model_flags(b, options)
-    _tool_flags(b, options)
-    _session_flags(b, options)
-    _environment_flags(b, options, check_paths=check_cwd)
-    for flag, val in options.extra_args.items():
-        b.flag(f"--{flag}", val)
-
-    cwd = None if options.cwd is None else os.fspath(options.cwd)
     if check_cwd and cwd is not None and not os.path.isdir(cwd):
         raise CLIConnectionError(f"Working directory does not exist: {cwd}")
-
-    extra_env = dict(options.env)
-    if options.enable_file_checkpointing:
-        extra_env.setdefault("CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING", "true")
-    if options.client_app is not None:
-        extra_env["CLAUDE_AGENT_SDK_CLIENT_APP"] = options.client_app
-    env, changes = _child_env(extra_env, cwd)
+    env, changes = _child_env(options, cwd)
     return Launch(argv=b.argv, env=env, env_changes=changes, cwd=cwd, initialize=b.initialize, files=b.files)
 
 
@@ -391,33 +417,37 @@ def tracing() -> bool:
     return "opentelemetry.trace" in sys.modules
 
 
-def _child_env(extra: Mapping[str, str], cwd: str | None) -> tuple[dict[str, str], dict[str, str | None]]:
-    """The parent environment minus nesting markers, plus the trace context
-    (when the app traces) and the user's ``env``."""
-    env = dict(os.environ)
-    changes: dict[str, str | None] = {}
-    for name in _DROPPED_ENV:
-        if name in env:
-            del env[name]
-            changes[name] = None
-    additions = {"CLAUDE_CODE_ENTRYPOINT": "sdk-py"}
-    if cwd is not None:
-        additions["PWD"] = cwd
-    if tracing() and not _TRACE_ENV & extra.keys():
+def _child_env(options: ClaudeAgentOptions, cwd: str | None) -> tuple[dict[str, str], dict[str, str | None]]:
+    """The child's environment, built as the official package builds it:
+    the parent's minus ``_DROPPED_ENV``, ``CLAUDE_CODE_ENTRYPOINT`` (which
+    ``env`` may override), the user's ``env``, then the variables ``env``
+    cannot override; plus the trace context when the app traces. Also the
+    changes against our own environment, for ``explain()``."""
+    user = options.env
+    env = {k: v for k, v in os.environ.items() if k not in _DROPPED_ENV}
+    env["CLAUDE_CODE_ENTRYPOINT"] = "sdk-py"
+    env.update(user)
+    env["CLAUDE_AGENT_SDK_VERSION"] = AGENT_SDK_VERSION
+    env.pop("CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP", None)
+    if options.client_app is not None:
+        env["CLAUDE_AGENT_SDK_CLIENT_APP"] = options.client_app
+    if tracing() and not _TRACE_ENV & user.keys():
         from ._otel import trace_env
 
         # The span current at spawn time parents what the child traces (its
-        # own spans, its tools' processes). The user's ``env`` wins, as a pair.
+        # own spans, its tools' processes). The user's ``env`` wins, as a
+        # pair: half of ours next to half of theirs would be a wrong pair.
         context = trace_env()
-        if context and "TRACESTATE" not in context and "TRACESTATE" in env:
-            del env["TRACESTATE"]  # an inherited state belongs to another parent
-            changes["TRACESTATE"] = None
-        additions.update(context)
-    additions.update(extra)
-    for k, v in additions.items():
-        if env.get(k) != v:
-            changes[k] = v
-        env[k] = v
+        if context:
+            for key in _TRACE_ENV:
+                env.pop(key, None)  # an inherited context belongs to another parent
+            env.update(context)
+    if options.enable_file_checkpointing:
+        env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"] = "true"
+    if cwd is not None:
+        env["PWD"] = cwd
+    changes: dict[str, str | None] = {k: None for k in os.environ if k not in env}
+    changes.update({k: v for k, v in env.items() if os.environ.get(k) != v})
     return env, changes
 
 

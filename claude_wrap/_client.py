@@ -21,7 +21,7 @@ from ._control_types import (
 )
 from ._exceptions import ClaudeSDKError, ProcessError, SessionStateError, TransportClosedError
 from ._messages import Message, ResultMessage
-from ._options import ClaudeAgentOptions, PermissionMode
+from ._options import ClaudeAgentOptions, PermissionMode, copy_with
 from ._protocol import Session
 from ._custom_transport import Transport
 from ._transport import LineTransport
@@ -197,7 +197,7 @@ class ClaudeSDKClient:
         sid = self._session_id
         if sid is None or not self.options.persist_session:
             return self.options
-        return dataclasses.replace(
+        return copy_with(
             self.options,
             resume=sid,
             continue_conversation=False,

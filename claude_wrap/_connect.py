@@ -13,10 +13,10 @@ import msgspec
 from . import _argv
 from ._argv import build_launch
 from ._binary import find_binary
-from ._control_plane import control_plane, initialize_request
+from ._control_plane import check_hooks_registered, control_plane, initialize_request
 from ._exceptions import ProcessError, ResultError, StructuredOutputError, error_result_text
 from ._messages import ResultMessage
-from ._options import ClaudeAgentOptions
+from ._options import ClaudeAgentOptions, check_run
 from ._protocol import Session
 from ._custom_transport import Transport, line_transport
 from ._transport import LineTransport, SubprocessTransport
@@ -77,6 +77,17 @@ def _structured_output_filter(model: Any) -> Any:
     return apply
 
 
+def _initialize_timeout(options: ClaudeAgentOptions) -> float:
+    """``initialize_timeout``, raised to ``CLAUDE_CODE_STREAM_CLOSE_TIMEOUT``
+    (milliseconds) when that is set, as the official package reads it."""
+    raw = os.environ.get("CLAUDE_CODE_STREAM_CLOSE_TIMEOUT")
+    try:
+        floor = int(raw) / 1000 if raw else 0.0
+    except ValueError:
+        floor = 0.0
+    return max(options.initialize_timeout, floor)
+
+
 async def open_session(
     options: ClaudeAgentOptions,
     *,
@@ -93,6 +104,7 @@ async def open_session(
     for its answer: the binary reads stdin in order, so hooks are registered
     before the prompt runs, and the handshake overlaps the binary's start-up.
     """
+    check_run(options)
     plane = control_plane(options)
     launch = None
     resumed = None
@@ -161,9 +173,7 @@ async def open_session(
         if first_message is not None:
             await session.send_user(first_message)
         try:
-            session.server_info = await session.finish_request(
-                rid, "initialize", options.initialize_timeout
-            )
+            session.server_info = await session.finish_request(rid, "initialize", _initialize_timeout(options))
         except ProcessError as exc:
             # e.g. resuming an unknown session: the binary writes an error
             # result and exits before it answers.
@@ -171,6 +181,7 @@ async def open_session(
             if result is not None and result.is_error:
                 raise result_error(result, exc) from exc
             raise
+        check_hooks_registered(options, session.server_info)
     except BaseException:
         await session.aclose()
         raise

@@ -30,6 +30,7 @@ from typing import Any
 import anyio
 
 from ._agents import agents_to_wire
+from ._exceptions import CLIConnectionError
 from ._hook_types import HOOK_EVENTS, HookMatcher, hook_output_to_wire
 from ._options import ClaudeAgentOptions
 from ._permission_types import (
@@ -42,7 +43,7 @@ from ._permission_types import (
 )
 from ._protocol import ControlHandler
 
-__all__ = ["CanUseToolShadowedWarning", "ControlPlane", "control_plane", "initialize_request"]
+__all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered", "control_plane", "initialize_request"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -209,21 +210,59 @@ def _dialog_handler(
     return handle
 
 
+def _whole_tool(rule: str) -> str | None:
+    """The tool an ``allowed_tools`` rule approves outright (``"Read"``,
+    ``"Read()"``, ``"Read(*)"``), or ``None`` for a narrower or malformed rule."""
+    if not rule.strip():
+        return None
+    open_at = rule.find("(")
+    if open_at == -1:
+        return rule
+    if open_at == 0 or not rule.endswith(")"):
+        return None
+    return rule[:open_at] if rule[open_at + 1 : -1] in ("", "*") else None
+
+
 def _warn_if_shadowed(options: ClaudeAgentOptions) -> None:
-    """The official package's warning: rules that approve a tool outright mean
-    ``can_use_tool`` is never asked about it."""
+    """The official package's one warning when rules approve tools before
+    ``can_use_tool`` is asked (``skills="all"`` adds a ``Skill`` rule)."""
     if options.permission_mode == "bypassPermissions":
-        warnings.warn(
-            "can_use_tool is never called with permission_mode='bypassPermissions'",
-            CanUseToolShadowedWarning,
-            stacklevel=4,
+        message = "can_use_tool is never called with permission_mode='bypassPermissions'; use a PreToolUse hook to see every call"
+    else:
+        rules = [*options.allowed_tools, *(["Skill"] if options.skills == "all" else [])]
+        tools = list(dict.fromkeys(t for t in map(_whole_tool, rules) if t is not None))
+        if not tools:
+            return
+        message = (
+            f"can_use_tool is not called for {', '.join(tools)}: allowed_tools approves them outright "
+            "(narrow those rules, or use a PreToolUse hook to see every call)"
         )
-    whole = [rule for rule in options.allowed_tools if "(" not in rule or rule.endswith(("()", "(*)"))]
-    if whole:
-        warnings.warn(
-            f"allowed_tools {whole} approve those tools outright, so can_use_tool is not asked about them",
-            CanUseToolShadowedWarning,
-            stacklevel=4,
+    warnings.warn(message, CanUseToolShadowedWarning, stacklevel=4)
+
+
+def check_hooks_registered(options: ClaudeAgentOptions, response: dict[str, Any] | None) -> None:
+    """Raise ``CLIConnectionError`` (the official package's errors) when a hook
+    set to ``on_failure="block"`` could fail open: the process that answered
+    ``initialize`` does not honor ``onFailure`` (a callback it times out
+    itself would not block), or did not register the hooks at all."""
+    blocking = any(
+        matcher.on_failure not in (None, "continue")
+        for matchers in (options.hooks or {}).values()
+        for matcher in matchers
+        if isinstance(matcher, HookMatcher)
+    )
+    if not blocking:
+        return
+    response = response or {}
+    if not response.get("hook_on_failure_supported"):
+        raise CLIConnectionError(
+            "The process answering initialize does not honor on_failure on hook matchers, so a hook that "
+            'fails would not block. Update Claude Code if it is old, or remove on_failure="block" from your hooks.'
+        )
+    if response.get("hooks_applied") is False:
+        raise CLIConnectionError(
+            "This session was already running and did not register your hooks, so a hook set to "
+            'on_failure="block" would never run. Start a new session, or remove on_failure="block" from your hooks.'
         )
 
 
@@ -258,14 +297,22 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
                 entry: dict[str, Any] = {"matcher": matcher.matcher, "hookCallbackIds": ids}
                 if matcher.timeout is not None:
                     entry["timeout"] = matcher.timeout
+                if matcher.on_failure is not None:
+                    # The binary applies it too: to a callback it timed out itself.
+                    entry["onFailure"] = matcher.on_failure
                 entries.append(entry)
-            wire[event] = entries
-        plane.initialize["hooks"] = wire
+            if entries:
+                wire[event] = entries
+        plane.initialize["hooks"] = wire or None
         plane.handlers["hook_callback"] = _hook_handler(
             registry, fail_open=options.hooks_fail_open, timeout=options.callback_timeout
         )
     sdk_servers = (
-        {name: dict(config)["instance"] for name, config in options.mcp_servers.items() if config.get("type") == "sdk"}
+        {
+            name: config["instance"]  # type: ignore[typeddict-item]
+            for name, config in options.mcp_servers.items()
+            if isinstance(config, dict) and config.get("type") == "sdk"
+        }
         if isinstance(options.mcp_servers, dict)
         else {}
     )

@@ -26,8 +26,9 @@ our finer classes hang below the official class that fits::
     └── TurnTimeoutError                a turn went silent or ran too long (also a ``TimeoutError``)
 
 Invalid arguments raise ``ValueError`` or ``TypeError``, as in the official
-package. Every class here survives ``pickle`` and ``copy`` with its
-attributes, whatever its constructor takes.
+package (invalid options: ``ValueError`` naming the option). Every class here
+survives ``pickle`` and ``copy`` with its attributes, whatever its
+constructor takes.
 """
 
 from __future__ import annotations

@@ -94,11 +94,12 @@ def check_server_config(name: str, config: Any) -> None:
 
 
 def wire_config(servers: dict[str, Any]) -> dict[str, Any]:
-    """The ``--mcp-config`` JSON object: sdk entries lose their live ``instance``."""
+    """The ``--mcp-config`` JSON object: each entry as given, except that sdk
+    entries lose their live ``instance``."""
     out: dict[str, Any] = {}
     for name, config in servers.items():
-        if config.get("type") == "sdk":
-            out[name] = {"type": "sdk", "name": name}
+        if isinstance(config, dict) and config.get("type") == "sdk":
+            out[name] = {k: v for k, v in config.items() if k != "instance"}
         else:
-            out[name] = dict(config)
+            out[name] = config
     return {"mcpServers": out}

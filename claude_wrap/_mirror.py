@@ -40,6 +40,7 @@ import msgspec
 
 from ._exceptions import SessionStoreError, StoreTimeoutError
 from ._messages import Message, MirrorErrorMessage, ResultMessage, UnknownMessage
+from ._options import copy_with
 from ._session_store import SessionKey, SessionStore, file_path_to_session_key, implements
 from ._transcript_chain import split_agent_metadata
 from ._transcripts import config_dir, is_uuid, project_key_for_directory
@@ -363,7 +364,7 @@ async def materialize_resume(options: ClaudeAgentOptions) -> Materialized | None
         shutil.rmtree(directory, ignore_errors=True)
         raise
     env = {**options.env, "CLAUDE_CONFIG_DIR": directory}
-    new = dataclasses.replace(options, env=env, resume=session_id, continue_conversation=False)
+    new = copy_with(options, env=env, resume=session_id, continue_conversation=False)
     return Materialized(options=new, directory=directory)
 
 

@@ -24,7 +24,7 @@ __all__ = [
     "ThinkingConfigEnabled",
     "ThinkingDisplay",
     "ToolsPreset",
-    "check_skill_name",
+    "check_skills",
 ]
 
 SdkBeta = Literal["context-1m-2025-08-07"]
@@ -104,21 +104,56 @@ class SandboxSettings(TypedDict, total=False):
     enableWeakerNestedSandbox: bool
 
 
-# A skill name becomes part of a permission rule, "Skill(<name>)": anything
-# that would end the rule early, widen it, or hide in a terminal is refused.
-_BAD_SKILL = re.compile(r"[\s(),*\\\x00-\x1f\x7f\ufeff\ud800-\udfff]")
+# A skill name becomes part of the --allowedTools value as "Skill(<name>)".
+# The binary splits that value on commas and spaces outside parentheses and
+# knows no escapes there, so a name holding a delimiter cannot be passed
+# through; control characters and a BOM never name a skill directory.
+_SKILL_DELIMITERS = re.compile(r"[(),\x00-\x1f\x7f-\x9f\ufeff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def check_skill_name(name: Any) -> str:
-    """Return ``name`` if it is a usable skill name, else raise ``ValueError``."""
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"skill names are non-empty strings, got {name!r}")
+def _skill_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot become a working ``Skill(name)`` rule, or ``None``."""
+    if _SURROGATE.search(name):
+        return "it holds a surrogate code point, which no skill the binary finds can have"
+    if name != name.strip():
+        return "the Skill tool trims the name it is called with, so surrounding whitespace never matches"
+    if _SKILL_DELIMITERS.search(name):
+        return (
+            "parentheses, commas, control characters and byte-order marks cannot be passed in a rule; "
+            "a name is the skill's directory name, or 'plugin:skill'"
+        )
+    if name == "*":
+        return 'use skills="all" for every skill'
+    if name.endswith((":*", " *")):
+        return "wildcards are not names; list each skill by its exact name"
     if name.startswith("/"):
-        raise ValueError(f"skill name {name!r}: leave out the leading '/'")
-    bad = _BAD_SKILL.search(name)
-    if bad is not None:
-        raise ValueError(f"skill name {name!r} contains {bad.group()!r}, which a permission rule cannot hold")
-    return name
+        return "give the skill's name, not its slash command"
+    if "\\\\" in name:
+        return "the binary reads a doubled backslash as one, so the rule would name another skill"
+    if name.endswith("\\"):
+        return "a trailing backslash escapes the rule's closing parenthesis"
+    return None
+
+
+def check_skills(skills: Any) -> None:
+    """Raise if ``ClaudeAgentOptions.skills`` cannot become permission rules:
+    ``TypeError`` for a value that is neither a list nor ``"all"`` or a name
+    that is not a string, ``ValueError`` for a name no rule can carry (the
+    official package's classes, raised where it raises them: as the run starts)."""
+    if skills == "all":
+        return
+    if not isinstance(skills, list):
+        hint = f" Did you mean [{skills!r}]?" if isinstance(skills, str) else ""
+        raise TypeError(f'ClaudeAgentOptions.skills must be a list of skill names or "all", got {skills!r}.{hint}')
+    for name in skills:
+        if not isinstance(name, str):
+            raise TypeError(f"Skill names must be strings, got {type(name).__name__}: {name!r}")
+        if not name.strip():
+            raise ValueError("Skill names must be non-empty strings")
+        problem = _skill_name_problem(name)
+        if problem is not None:
+            raise ValueError(f"Invalid skill name {name!r}: {problem}")
 
 
 class SystemPromptPreset(TypedDict):

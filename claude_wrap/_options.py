@@ -1,22 +1,30 @@
-"""``ClaudeAgentOptions``: what a run should do, validated when it is built.
+"""``ClaudeAgentOptions``: what a run should do.
 
-Field names match the official package. The class is a pydantic dataclass
-whose validation schema is built on first use, so importing claude_wrap stays
-cheap; assignments are validated too. Invalid values raise
-``pydantic.ValidationError`` (a ``ValueError``) naming the field.
+A plain dataclass, as in the official package: its fields come first, in its
+order and with its defaults, then the fields this package adds. Building
+one imports nothing heavy and accepts every value the official package
+accepts. Three kinds of check, each at the point where it belongs:
+
+* at construction, our own fields: a value out of range raises
+  ``ValueError`` naming the field. Official fields never raise here; a
+  combination that is probably a mistake (``continue_conversation`` with
+  ``resume``, ``max_turns=0`` ...) gives an ``OptionsWarning`` saying what
+  the binary will do with it;
+* when a run starts (``check_run``), the errors the official package raises
+  there, with the same class and message, and our own checks again (fields
+  can be assigned after construction);
+* when the command line is built (``check_launch``), values the binary
+  cannot work with at all, and the official package's own launch errors.
 """
 
-from __future__ import annotations
-
-import dataclasses
-import os
+import copy
+import math
+import sys
+import warnings
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union
-
-from pydantic import ConfigDict, Field, SkipValidation, field_validator, model_validator
-from pydantic.dataclasses import dataclass
-from typing_extensions import Annotated, NotRequired, TypedDict
 
 from ._mcp_types import McpServerConfig, check_server_config
 from ._option_types import (
@@ -28,7 +36,7 @@ from ._option_types import (
     TaskBudget,
     ThinkingConfig,
     ToolsPreset,
-    check_skill_name,
+    check_skills,
 )
 from ._session_store import SessionStore, SessionStoreFlushMode
 
@@ -38,12 +46,16 @@ if TYPE_CHECKING:
 __all__ = [
     "ClaudeAgentOptions",
     "EffortLevel",
+    "OptionsWarning",
     "PermissionMode",
     "SettingSource",
     "SystemPromptCustom",
     "SystemPromptFile",
     "SystemPromptPreset",
     "ToolsPreset",
+    "check_launch",
+    "check_run",
+    "copy_with",
 ]
 
 PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"]
@@ -60,169 +72,88 @@ StderrCallback = Callable[[str], None]
 CanUseTool = Callable[..., Awaitable[Any]]
 
 
-@dataclass(
-    config=ConfigDict(
-        defer_build=True,
-        validate_assignment=True,
-        extra="forbid",
-        arbitrary_types_allowed=True,
-    )
-)
+class OptionsWarning(UserWarning):
+    """``ClaudeAgentOptions`` holds a value or combination that the official
+    package accepts as well, but that probably does not do what was meant
+    (the message says what the binary will do with it)."""
+
+
+@dataclass
 class ClaudeAgentOptions:
     """Options for ``query()`` and ``ClaudeSDKClient``.
 
-    Every field is optional. ``explain()`` shows the exact argv, environment
-    changes and ``initialize`` payload a run will use.
+    Every field is optional. The fields of the official package come first,
+    with its defaults; the rest are additions. ``explain()`` shows the exact
+    argv, environment changes and ``initialize`` payload a run will use.
     """
 
-    # -- tools and permissions ------------------------------------------------
+    # -- the official package's fields, in its order ---------------------------
     tools: Union[list[str], ToolsPreset, None] = None
     """Base set of built-in tools: a list of names, ``[]`` for none, or the preset."""
-    allowed_tools: list[str] = dataclasses.field(default_factory=list)
+    allowed_tools: list[str] = field(default_factory=list)
     """Permission rules that auto-approve tools (``"Bash"``, ``"Bash(git:*)"``)."""
-    disallowed_tools: list[str] = dataclasses.field(default_factory=list)
-    """Tools removed from the model's tool list."""
-    permission_mode: PermissionMode | None = None
-    """Initial permission mode. Never ``bypassPermissions`` unless you ask."""
-    permission_prompt_tool_name: str | None = None
-    """An MCP tool that answers permission prompts (exclusive with ``can_use_tool``)."""
-    can_use_tool: CanUseTool | None = None
-    """Async callback deciding permission prompts (see the control-plane docs)."""
-    on_user_question: Callable[..., Awaitable[Any]] | None = None
-    """Answers the model's ``AskUserQuestion`` tool: called with the typed
-    questions (``list[UserQuestion]``) and a ``ToolPermissionContext``,
-    returns ``{question text: label, labels or free text}``. Turns on the
-    tool (and host permission prompts, like ``can_use_tool``); any
-    ``can_use_tool`` still decides every other tool. A raising callback
-    becomes an error result for the model."""
-    hooks: dict[str, list[Any]] | None = None
-    """Python hook callbacks by event name: ``{"PreToolUse": [HookMatcher(...)]}``."""
-    on_elicitation: Callable[..., Awaitable[Any]] | None = None
-    """Answers an MCP server's request for user input (``elicitation``):
-    called with the request dict, returns ``{"action": "accept", "content":
-    {...}}``, ``{"action": "decline"}`` or ``{"action": "cancel"}``. Without
-    it, every elicitation is declined."""
-    on_user_dialog: Callable[..., Awaitable[Any]] | None = None
-    """Answers the binary's ``request_user_dialog`` for the dialog kinds in
-    ``supported_dialog_kinds``: returns ``{"behavior": "completed", "result":
-    ...}`` or ``{"behavior": "cancelled"}``. Without it, dialogs are cancelled."""
-    supported_dialog_kinds: list[str] = dataclasses.field(default_factory=list)
-    """Dialog kinds ``on_user_dialog`` can answer (sent in ``initialize``)."""
-    hooks_fail_open: bool = False
-    """If true, a raising ``PreToolUse``/``PermissionRequest`` hook means "no
-    opinion" instead of denying the tool."""
-
-    # -- MCP servers ----------------------------------------------------------
-    mcp_servers: Union[Annotated[dict[str, McpServerConfig], SkipValidation], str, Path] = dataclasses.field(
-        default_factory=dict
-    )
+    system_prompt: Union[str, SystemPromptPreset, SystemPromptCustom, SystemPromptFile, None] = None
+    """``None`` (the default): a minimal prompt (``--system-prompt ""``); a
+    string (or ``{"type": "custom", "prompt": ...}``) is the prompt; the
+    preset ``{"type": "preset", "preset": "claude_code"}`` is the binary's
+    full Claude Code prompt, extended by its ``append``; a file is read by
+    the binary."""
+    mcp_servers: Union[dict[str, McpServerConfig], str, Path] = field(default_factory=dict)
     """MCP servers by name (stdio, SSE, HTTP, or in-process ones from
     ``create_sdk_mcp_server``), or the path of an MCP JSON config file."""
     strict_mcp_config: bool = False
     """Use only ``mcp_servers``, ignoring MCP servers from settings files."""
-
-    # -- subagents -------------------------------------------------------------
-    agents: dict[str, Any] | None = None
-    """Subagents by name: ``{"reviewer": AgentDefinition(description=..., prompt=...)}``."""
-    agent: str | None = None
-    """Run the main thread as this agent (``--agent``)."""
-    forward_subagent_text: bool = False
-    """Forward subagents' text and thinking as messages with ``parent_tool_use_id``."""
-    agent_progress_summaries: bool = False
-    """Ask for short progress summaries of running subagents (in ``task_progress``)."""
-    append_subagent_system_prompt: str | None = None
-    """Text appended to every subagent's system prompt."""
-    skills: Union[list[str], Literal["all"], None] = None
-    """Skills the model may use: names, or ``"all"``. Loads user and project
-    settings unless ``setting_sources`` says otherwise."""
-    plugins: list[SdkPluginConfig] = dataclasses.field(default_factory=list)
-    """Local plugin directories (or .zip files)."""
-    sandbox: SandboxSettings | None = None
-    """Bash sandbox settings (merged into ``settings`` as its ``sandbox`` key)."""
-
-    # -- prompt and model -----------------------------------------------------
-    system_prompt: Union[str, SystemPromptPreset, SystemPromptCustom, SystemPromptFile, None] = None
-    """``None`` keeps the binary's own Claude Code prompt; a string (or
-    ``{"type": "custom", "prompt": ...}``) replaces it (``""`` for none); the
-    preset with ``append`` extends it; a file is read by the binary."""
-    append_system_prompt: str | None = None
-    """Text appended to the system prompt (same as the preset's ``append``)."""
-    model: str | None = None
-    fallback_model: str | None = None
-    betas: list[str] = dataclasses.field(default_factory=list)
-    effort: EffortLevel | None = None
-    thinking: ThinkingConfig | None = None
-    """``{"type": "adaptive"}``, ``{"type": "enabled", "budget_tokens": N}`` or
-    ``{"type": "disabled"}``; ``display`` picks how thinking is shown."""
-    max_thinking_tokens: int | None = Field(default=None, ge=0)
-    """Older spelling of ``thinking={"type": "enabled", "budget_tokens": N}``."""
-    task_budget: TaskBudget | None = None
-    """An API-side token budget for the task: ``{"total": N}``."""
-    plan_mode_instructions: str | None = None
-    """Custom workflow text for plan mode."""
-    prompt_suggestions: bool = False
-    """Ask the binary for suggested next prompts."""
-    tool_aliases: dict[str, str] | None = None
-    """Serve a built-in tool through another one, e.g. ``{"Bash": "mcp__ws__bash"}``."""
-    max_turns: int | None = Field(default=None, ge=1)
-    """Stop after this many model turns with an ``error_max_turns`` result."""
-    max_budget_usd: float | None = Field(default=None, gt=0)
-    """Stop once the run costs more than this, with ``error_max_budget_usd``."""
-    output_format: dict[str, Any] | None = None
-    """``{"type": "json_schema", "schema": {...}}``: the final answer is
-    ``ResultMessage.structured_output``."""
-    output_type: Any = None
-    """A pydantic model class: its JSON Schema is the output format, and
-    ``ResultMessage.structured_output`` holds a validated instance."""
-
-    # -- sessions -------------------------------------------------------------
+    permission_mode: Optional[PermissionMode] = None
+    """Initial permission mode. Never ``bypassPermissions`` unless you ask."""
     continue_conversation: bool = False
-    resume: str | None = None
-    session_id: str | None = None
-    fork_session: bool = False
-    resume_session_at: str | None = None
-    """With ``resume``: keep the transcript only up to this message uuid."""
-    resume_drops_turn: str | None = None
-    """With ``resume_session_at``: the prompt uuid of the turn it drops (checked)."""
-    persist_session: bool = True
-    """``False``: the session is not saved to disk and cannot be resumed."""
-    title: str | None = None
-    """A title for the session."""
-    enable_file_checkpointing: bool = False
-    """Keep file checkpoints, so ``ClaudeSDKClient.rewind_files()`` works."""
-    session_store: Annotated[Optional[SessionStore], SkipValidation] = None
-    """Mirror every transcript to this store (``--session-mirror``), and
-    resume from it: ``resume=``/``continue_conversation`` then work on a host
-    that never saw the session. See ``SQLiteSessionStore`` and friends."""
-    session_store_flush: SessionStoreFlushMode = "batched"
-    """``"batched"``: append at each result and at close; ``"eager"``: every frame."""
-    load_timeout_ms: int = Field(default=60_000, gt=0)
-    """Limit for each store call made to resume a session."""
-
-    # -- environment ----------------------------------------------------------
+    """Continue the most recent session in ``cwd``."""
+    resume: Optional[str] = None
+    """The id of a session to resume."""
+    session_id: Optional[str] = None
+    """A UUID for the new session (with ``resume``/``continue_conversation``
+    only together with ``fork_session``)."""
+    max_turns: Optional[int] = None
+    """Stop after this many model turns with an ``error_max_turns`` result
+    (``None`` or ``0``: no limit)."""
+    max_budget_usd: Optional[float] = None
+    """Stop once the run costs more than this, with ``error_max_budget_usd``."""
+    disallowed_tools: list[str] = field(default_factory=list)
+    """Tools removed from the model's tool list."""
+    model: Optional[str] = None
+    fallback_model: Optional[str] = None
+    betas: list[str] = field(default_factory=list)
+    permission_prompt_tool_name: Optional[str] = None
+    """An MCP tool that answers permission prompts (exclusive with ``can_use_tool``)."""
     cwd: Union[str, Path, None] = None
     cli_path: Union[str, Path, None] = None
-    prefer_path: bool | None = None
-    """Prefer ``claude`` on PATH over the bundled or cached binary
-    (``None``: the ``CLAUDE_WRAP_PREFER_PATH`` environment variable decides)."""
-    user: str | None = None
-    """Run the binary as this OS user (POSIX; needs the right privileges)."""
-    env: dict[str, str] = dataclasses.field(default_factory=dict)
-    client_app: str | None = None
-    """Your application's name and version, e.g. ``"my-app/1.0"``: the binary
-    adds it to the User-Agent and an ``x-client-app`` header of its API
-    requests (``CLAUDE_AGENT_SDK_CLIENT_APP``; wins over that variable in
-    ``env``). Must be HTTP-header safe: characters up to U+00FF, no line breaks."""
     settings: Union[str, dict[str, Any], None] = None
     """A settings file path, a JSON string, or a dict."""
-    setting_sources: list[SettingSource] | None = None
-    """``None`` lets the binary load its usual settings; ``[]`` loads none."""
-    add_dirs: list[Union[str, Path]] = dataclasses.field(default_factory=list)
-    extra_args: dict[str, str | None] = dataclasses.field(default_factory=dict)
+    add_dirs: list[Union[str, Path]] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    """Variables set for the binary, over the inherited environment."""
+    extra_args: dict[str, Optional[str]] = field(default_factory=dict)
     """Extra CLI flags: ``{"flag": None}`` → ``--flag``, ``{"flag": "v"}`` → ``--flag v``."""
-
-    # -- stream ---------------------------------------------------------------
+    max_buffer_size: Optional[int] = None
+    """Largest stdout line accepted, in bytes. ``None`` (default): no limit."""
+    debug_stderr: Any = sys.stderr
+    """Accepted for compatibility with the official package, where it is
+    deprecated and unused; use ``stderr``."""
+    stderr: Optional[StderrCallback] = None
+    """Called with each stderr line of the binary. Without it the lines go
+    to this process's stderr, so the binary's warnings reach the terminal;
+    error messages carry the last lines either way."""
+    can_use_tool: Optional[CanUseTool] = None
+    """Async callback deciding permission prompts (see the control-plane docs)."""
+    hooks: Optional[dict[str, list[Any]]] = None
+    """Python hook callbacks by event name: ``{"PreToolUse": [HookMatcher(...)]}``."""
+    user: Optional[str] = None
+    """Run the binary as this OS user (POSIX; needs the right privileges)."""
     include_partial_messages: bool = False
+    """Yield ``StreamEvent`` deltas while the model writes."""
+    include_hook_events: bool = False
+    """Emit ``hook_started``/``hook_response`` messages for settings-file hooks."""
+    forward_subagent_text: bool = False
+    """Forward subagents' text and thinking as messages with ``parent_tool_use_id``."""
     verbatim_prompts: bool = False
     """Deliver every prompt exactly as written: each ``user`` message sent is
     marked ``client_composed``, so the binary expands no ``@path`` mentions
@@ -231,42 +162,126 @@ class ClaudeAgentOptions:
     so an ``@/etc/...`` inside it cannot make the binary read a local file.
     For one message only, set ``"client_composed": True`` on that streamed
     frame instead."""
-    include_hook_events: bool = False
-    """Emit ``hook_started``/``hook_response`` messages for settings-file hooks."""
+    fork_session: bool = False
+    """With ``resume``/``continue_conversation``: continue in a new session."""
+    resume_session_at: Optional[str] = None
+    """With ``resume``: keep the transcript only up to this message uuid."""
+    resume_drops_turn: Optional[str] = None
+    """With ``resume_session_at``: the prompt uuid of the turn it drops (checked)."""
+    agents: Optional[dict[str, Any]] = None
+    """Subagents by name: ``{"reviewer": AgentDefinition(description=..., prompt=...)}``."""
+    setting_sources: Optional[list[SettingSource]] = None
+    """``None`` lets the binary load its usual settings; ``[]`` loads none."""
+    skills: Union[list[str], Literal["all"], None] = None
+    """Skills the model may use: names, or ``"all"``. Loads user and project
+    settings unless ``setting_sources`` says otherwise."""
+    sandbox: Optional[SandboxSettings] = None
+    """Bash sandbox settings (merged into ``settings`` as its ``sandbox`` key)."""
+    plugins: list[SdkPluginConfig] = field(default_factory=list)
+    """Local plugin directories (or .zip files)."""
+    max_thinking_tokens: Optional[int] = None
+    """Older spelling of ``thinking={"type": "enabled", "budget_tokens": N}``."""
+    thinking: Optional[ThinkingConfig] = None
+    """``{"type": "adaptive"}``, ``{"type": "enabled", "budget_tokens": N}`` or
+    ``{"type": "disabled"}``; ``display`` picks how thinking is shown."""
+    effort: Optional[EffortLevel] = None
+    output_format: Optional[dict[str, Any]] = None
+    """``{"type": "json_schema", "schema": {...}}``: the final answer is
+    ``ResultMessage.structured_output``."""
+    enable_file_checkpointing: bool = False
+    """Keep file checkpoints, so ``ClaudeSDKClient.rewind_files()`` works."""
+    session_store: Optional[SessionStore] = None
+    """Mirror every transcript to this store (``--session-mirror``), and
+    resume from it: ``resume=``/``continue_conversation`` then work on a host
+    that never saw the session. See ``SQLiteSessionStore`` and friends."""
+    session_store_flush: SessionStoreFlushMode = "batched"
+    """``"batched"``: append at each result and at close; ``"eager"``: every frame."""
+    load_timeout_ms: int = 60_000
+    """Limit for each store call made to resume a session."""
+    task_budget: Optional[TaskBudget] = None
+    """An API-side token budget for the task: ``{"total": N}``."""
+    client_app: Optional[str] = None
+    """Your application's name and version, e.g. ``"my-app/1.0"``: the binary
+    adds it to the User-Agent and an ``x-client-app`` header of its API
+    requests (``CLAUDE_AGENT_SDK_CLIENT_APP``; wins over that variable in
+    ``env``). Must be HTTP-header safe: characters up to U+00FF, no line breaks."""
+
+    # -- additions: callbacks ---------------------------------------------------
+    on_user_question: Optional[Callable[..., Awaitable[Any]]] = None
+    """Answers the model's ``AskUserQuestion`` tool: called with the typed
+    questions (``list[UserQuestion]``) and a ``ToolPermissionContext``,
+    returns ``{question text: label, labels or free text}``. Turns on the
+    tool (and host permission prompts, like ``can_use_tool``); any
+    ``can_use_tool`` still decides every other tool. A raising callback
+    becomes an error result for the model."""
+    on_elicitation: Optional[Callable[..., Awaitable[Any]]] = None
+    """Answers an MCP server's request for user input (``elicitation``):
+    called with the request dict, returns ``{"action": "accept", "content":
+    {...}}``, ``{"action": "decline"}`` or ``{"action": "cancel"}``. Without
+    it, every elicitation is declined."""
+    on_user_dialog: Optional[Callable[..., Awaitable[Any]]] = None
+    """Answers the binary's ``request_user_dialog`` for the dialog kinds in
+    ``supported_dialog_kinds``: returns ``{"behavior": "completed", "result":
+    ...}`` or ``{"behavior": "cancelled"}``. Without it, dialogs are cancelled."""
+    supported_dialog_kinds: list[str] = field(default_factory=list)
+    """Dialog kinds ``on_user_dialog`` can answer (sent in ``initialize``)."""
+    hooks_fail_open: bool = False
+    """If true, a raising ``PreToolUse``/``PermissionRequest`` hook means "no
+    opinion" instead of denying the tool."""
+
+    # -- additions: agents and prompts -------------------------------------------
+    agent: Optional[str] = None
+    """Run the main thread as this agent (``--agent``)."""
+    agent_progress_summaries: bool = False
+    """Ask for short progress summaries of running subagents (in ``task_progress``)."""
+    append_subagent_system_prompt: Optional[str] = None
+    """Text appended to every subagent's system prompt."""
+    append_system_prompt: Optional[str] = None
+    """Text appended to the system prompt, whichever it is (the same as the
+    preset's ``append``)."""
+    plan_mode_instructions: Optional[str] = None
+    """Custom workflow text for plan mode."""
+    prompt_suggestions: bool = False
+    """Ask the binary for suggested next prompts."""
+    tool_aliases: Optional[dict[str, str]] = None
+    """Serve a built-in tool through another one, e.g. ``{"Bash": "mcp__ws__bash"}``."""
+    output_type: Any = None
+    """A pydantic model class: its JSON Schema is the output format, and
+    ``ResultMessage.structured_output`` holds a validated instance."""
+
+    # -- additions: sessions and environment -------------------------------------
+    persist_session: bool = True
+    """``False``: the session is not saved to disk and cannot be resumed."""
+    title: Optional[str] = None
+    """A title for the session."""
+    prefer_path: Optional[bool] = None
+    """Prefer ``claude`` on PATH over the bundled or cached binary
+    (``None``: the ``CLAUDE_WRAP_PREFER_PATH`` environment variable decides)."""
     allow_dangerously_skip_permissions: bool = False
     """Let ``set_permission_mode("bypassPermissions")`` be used later in the
     session (only for sandboxes with no network)."""
     debug_file: Union[str, Path, None] = None
     """Write the binary's debug log to this file."""
-    """Yield ``StreamEvent`` deltas while the model writes."""
-    max_buffer_size: int | None = Field(default=None, gt=0)
-    """Largest stdout line accepted, in bytes. ``None`` (default): no limit."""
-    debug_stderr: Any = None
-    """Accepted for compatibility with the official package, where it is
-    deprecated and unused; use ``stderr``."""
-    stderr: StderrCallback | None = None
-    """Called with each stderr line of the binary. Without it the lines go
-    to this process's stderr, so the binary's warnings reach the terminal;
-    error messages carry the last lines either way."""
 
-    # -- time limits (seconds) ------------------------------------------------
-    control_timeout: float = Field(default=60.0, gt=0)
+    # -- additions: time limits (seconds) -----------------------------------------
+    control_timeout: float = 60.0
     """How long one of our control requests may wait for its answer."""
-    initialize_timeout: float = Field(default=60.0, gt=0)
-    """How long the ``initialize`` handshake may take."""
-    idle_timeout: float | None = Field(default=None, gt=0)
+    initialize_timeout: float = 60.0
+    """How long the ``initialize`` handshake may take (at least
+    ``CLAUDE_CODE_STREAM_CLOSE_TIMEOUT`` milliseconds, when that is set)."""
+    idle_timeout: Optional[float] = None
     """Fail a turn after this long with no output from the binary
     (time spent in our own callbacks does not count)."""
-    turn_timeout: float | None = Field(default=None, gt=0)
+    turn_timeout: Optional[float] = None
     """Fail a turn that runs longer than this."""
-    callback_timeout: float | None = Field(default=None, gt=0)
+    callback_timeout: Optional[float] = None
     """Limit for each hook and ``can_use_tool`` call; expiry counts as a failure
     (a denial for permission decisions)."""
-    shutdown_grace: float = Field(default=5.0, ge=0)
+    shutdown_grace: float = 5.0
     """Seconds to wait after closing stdin, and again after SIGTERM."""
 
-    # -- recovery -------------------------------------------------------------
-    auto_reconnect: int = Field(default=0, ge=0, strict=True)
+    # -- additions: recovery --------------------------------------------------------
+    auto_reconnect: int = 0
     """How many times a ``ClaudeSDKClient`` may start its binary again on its
     own, over the client's whole life (``0``, the default: never). When the
     binary has died, the next ``query()`` first reconnects, resuming the last
@@ -285,118 +300,11 @@ class ClaudeAgentOptions:
     frame that does not fit its type is yielded as ``UnknownMessage`` with
     ``error`` set either way."""
 
-    @field_validator("env")
-    @classmethod
-    def _env_is_strings(cls, value: dict[str, str]) -> dict[str, str]:
-        for key in value:
-            if not key or "=" in key or "\0" in key:
-                raise ValueError(f"invalid environment variable name {key!r}")
-        return value
-
-    @field_validator("mcp_servers")
-    @classmethod
-    def _mcp_servers_shape(cls, value: Any) -> Any:
-        if isinstance(value, dict):
-            for name, config in value.items():
-                check_server_config(name, config)
-        elif not isinstance(value, (str, os.PathLike)):
-            raise ValueError(f"mcp_servers must be a dict of server configs or a config file path, got {value!r}")
-        return value
-
-    @field_validator("output_format")
-    @classmethod
-    def _output_format_shape(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
-        if value is None:
-            return None
-        if value.get("type") != "json_schema" or not isinstance(value.get("schema"), Mapping):
-            raise ValueError('output_format must be {"type": "json_schema", "schema": {...}}')
-        return value
-
-    @field_validator("skills")
-    @classmethod
-    def _skill_names(cls, value: Any) -> Any:
-        if isinstance(value, list):
-            for name in value:
-                check_skill_name(name)
-        return value
-
-    @field_validator("thinking")
-    @classmethod
-    def _thinking_budget(cls, value: Any) -> Any:
-        if value is not None and value.get("type") == "enabled" and value.get("budget_tokens", 0) < 1:
-            raise ValueError("thinking budget_tokens must be a positive number of tokens")
-        return value
-
-    @field_validator("output_type")
-    @classmethod
-    def _output_type_is_model(cls, value: Any) -> Any:
-        if value is not None:
-            from pydantic import BaseModel
-
-            if not (isinstance(value, type) and issubclass(value, BaseModel)):
-                raise ValueError(f"output_type must be a pydantic model class, got {value!r}")
-        return value
-
-    @field_validator("extra_args")
-    @classmethod
-    def _extra_args_names(cls, value: dict[str, str | None]) -> dict[str, str | None]:
-        for flag in value:
-            if not flag or flag.startswith("-") or any(c.isspace() for c in flag) or "=" in flag:
-                raise ValueError(
-                    f"extra_args keys are flag names without dashes, e.g. 'verbose'; got {flag!r}"
-                )
-        return value
-
-    @model_validator(mode="after")
-    def _consistent(self) -> ClaudeAgentOptions:
-        if self.can_use_tool is not None and self.permission_prompt_tool_name is not None:
-            raise ValueError(
-                "can_use_tool and permission_prompt_tool_name both answer permission prompts; set only one"
-            )
-        if self.on_user_question is not None and self.permission_prompt_tool_name is not None:
-            raise ValueError(
-                "on_user_question needs permission prompts on stdio, but permission_prompt_tool_name "
-                "sends them (AskUserQuestion included) to an MCP tool; set only one"
-            )
-        if self.output_format is not None and self.output_type is not None:
-            raise ValueError("output_format and output_type both set the output schema; set only one")
-        if self.thinking is not None and self.max_thinking_tokens is not None:
-            raise ValueError("thinking and max_thinking_tokens both configure thinking; use thinking")
-        if (self.resume_session_at or self.resume_drops_turn) and not self.resume:
-            raise ValueError("resume_session_at and resume_drops_turn need resume=<session id>")
-        if self.resume_drops_turn and not self.resume_session_at:
-            raise ValueError("resume_drops_turn needs resume_session_at")
-        if self.session_store is not None and self.enable_file_checkpointing:
-            raise ValueError(
-                "enable_file_checkpointing cannot be used with session_store: checkpoints live in the "
-                "local config dir, which a store-backed resume replaces with a temporary one"
-            )
-        if self.continue_conversation and self.resume is not None:
-            raise ValueError("continue_conversation and resume both pick the session to load; set only one")
-        if self.fork_session and not (self.resume or self.continue_conversation):
-            raise ValueError("fork_session needs resume=... or continue_conversation=True")
-        if self.session_id is not None and (self.resume or self.continue_conversation) and not self.fork_session:
-            raise ValueError("session_id names a new session; with resume/continue it needs fork_session=True")
-        if self.session_store is not None:
-            from ._session_store import implements
-
-            if not all(callable(getattr(self.session_store, m, None)) for m in ("append", "load")):
-                raise ValueError("session_store needs async append() and load() methods (see SessionStore)")
-            if self.continue_conversation and not implements(self.session_store, "list_sessions"):
-                raise ValueError("continue_conversation with a session_store needs a store with list_sessions()")
-        if self.client_app is not None and (
-            any(ord(c) > 0xFF or c in "\r\n\0" for c in self.client_app)
-        ):
-            raise ValueError(
-                f"client_app must be HTTP-header safe (characters up to U+00FF, no line breaks): {self.client_app!r}"
-            )
-        if (
-            self.append_system_prompt is not None
-            and isinstance(self.system_prompt, dict)
-            and "append" in self.system_prompt
-        ):
-            raise ValueError("append_system_prompt and system_prompt['append'] both set; use one")
-        return self
+    def __post_init__(self) -> None:
+        _check_additions(self)
+        for message in _doubtful(self):
+            # warn() ← __post_init__ ← __init__ ← the caller's line
+            warnings.warn(message, OptionsWarning, stacklevel=3)
 
     @property
     def _prompts_come_to_python(self) -> bool:
@@ -405,7 +313,7 @@ class ClaudeAgentOptions:
         model ``AskUserQuestion``."""
         return self.can_use_tool is not None or self.on_user_question is not None
 
-    def explain(self) -> Explanation:
+    def explain(self) -> "Explanation":
         """Describe exactly how a run with these options will start: argv,
         environment changes and the ``initialize`` payload. Spawns nothing."""
         from ._argv import explain
@@ -413,8 +321,184 @@ class ClaudeAgentOptions:
         return explain(self)
 
 
-def resolve_cwd(options: ClaudeAgentOptions) -> str | None:
-    """The working directory as a string, or ``None`` for the caller's own."""
-    if options.cwd is None:
-        return None
-    return os.fspath(options.cwd)
+def copy_with(options: ClaudeAgentOptions, **changes: Any) -> ClaudeAgentOptions:
+    """A shallow copy with ``changes`` applied, as ``dataclasses.replace``
+    makes it, without checking or warning again (for copies made inside a
+    run, from options the caller already built)."""
+    new = copy.copy(options)
+    for name, value in changes.items():
+        setattr(new, name, value)
+    return new
+
+
+# -- our own fields --------------------------------------------------------------
+
+
+def _number(name: str, value: Any, *, minimum: float, inclusive: bool, optional: bool) -> None:
+    if value is None and optional:
+        return
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)
+    if ok and (value >= minimum if inclusive else value > minimum):
+        return
+    bound = f"at least {minimum:g}" if inclusive else f"greater than {minimum:g}"
+    none = " (or None)" if optional else ""
+    raise ValueError(f"ClaudeAgentOptions.{name} must be a number {bound}{none}, got {value!r}")
+
+
+def _check_additions(options: ClaudeAgentOptions) -> None:
+    """Raise ``ValueError`` naming the field for values of our own fields
+    (and combinations with them) that cannot work."""
+    for name in ("control_timeout", "initialize_timeout"):
+        _number(name, getattr(options, name), minimum=0, inclusive=False, optional=False)
+    for name in ("idle_timeout", "turn_timeout", "callback_timeout"):
+        _number(name, getattr(options, name), minimum=0, inclusive=False, optional=True)
+    _number("shutdown_grace", options.shutdown_grace, minimum=0, inclusive=True, optional=False)
+    if not isinstance(options.auto_reconnect, int) or isinstance(options.auto_reconnect, bool) or options.auto_reconnect < 0:
+        raise ValueError(
+            f"ClaudeAgentOptions.auto_reconnect must be a whole number of restarts (0 or more), "
+            f"got {options.auto_reconnect!r}"
+        )
+    if options.output_type is not None:
+        if not _is_pydantic_model(options.output_type):
+            raise ValueError(f"ClaudeAgentOptions.output_type must be a pydantic model class, got {options.output_type!r}")
+        if options.output_format is not None:
+            raise ValueError("output_format and output_type both set the output schema; set only one")
+    if options.on_user_question is not None and options.permission_prompt_tool_name is not None:
+        raise ValueError(
+            "on_user_question needs permission prompts on stdio, but permission_prompt_tool_name "
+            "sends them (AskUserQuestion included) to an MCP tool; set only one"
+        )
+    sp = options.system_prompt
+    if options.append_system_prompt is not None and isinstance(sp, Mapping) and "append" in sp:
+        raise ValueError("append_system_prompt and system_prompt['append'] both set; use one")
+
+
+def _is_pydantic_model(value: Any) -> bool:
+    # A pydantic model class exists only once pydantic is loaded; looking it
+    # up in sys.modules keeps the check from loading pydantic itself.
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(value, type) and issubclass(value, pydantic.BaseModel)
+
+
+# -- official fields: warnings ---------------------------------------------------------
+
+
+def _doubtful(options: ClaudeAgentOptions) -> list[str]:
+    """What the binary will do with accepted but probably unintended values."""
+    found: list[str] = []
+    resuming = bool(options.resume) or options.continue_conversation
+    if options.continue_conversation and options.resume:
+        found.append("continue_conversation=True is ignored with resume: the binary resumes the session named by resume")
+    if options.fork_session and not resuming:
+        found.append("fork_session=True does nothing without resume or continue_conversation: there is no session to fork")
+    if options.session_id and resuming and not options.fork_session:
+        found.append(
+            "the binary refuses session_id together with resume or continue_conversation unless "
+            "fork_session=True: the run will fail"
+        )
+    if options.resume_session_at and not options.resume:
+        found.append("the binary refuses resume_session_at without resume: the run will fail")
+    if options.resume_drops_turn is not None and not options.resume_session_at:
+        found.append("the binary refuses resume_drops_turn without resume_session_at: the run will fail")
+    found.extend(_doubtful_limits(options))
+    found.extend(_doubtful_shapes(options))
+    return found
+
+
+def _doubtful_limits(options: ClaudeAgentOptions) -> list[str]:
+    found: list[str] = []
+    if isinstance(options.max_turns, int) and options.max_turns < 1:
+        found.append(f"max_turns={options.max_turns} sets no turn limit at all; use None for that, or a positive number")
+    thinking = options.thinking
+    if isinstance(thinking, Mapping):
+        budget = thinking.get("budget_tokens")
+        if thinking.get("type") == "enabled" and not (isinstance(budget, int) and budget >= 1):
+            found.append(f"thinking budget_tokens={budget!r} is not a positive number of tokens")
+        if options.max_thinking_tokens is not None:
+            found.append("max_thinking_tokens is ignored: thinking takes precedence")
+    elif isinstance(options.max_thinking_tokens, int) and options.max_thinking_tokens < 0:
+        found.append(f"max_thinking_tokens={options.max_thinking_tokens} is not a number of tokens")
+    return found
+
+
+def _doubtful_shapes(options: ClaudeAgentOptions) -> list[str]:
+    found: list[str] = []
+    for flag in options.extra_args:
+        if not isinstance(flag, str) or not flag or flag.startswith("-") or "=" in flag or any(c.isspace() for c in flag):
+            found.append(
+                f"extra_args key {flag!r} becomes the argument '--{flag}'; keys are flag names "
+                "without dashes, e.g. 'verbose'"
+            )
+    fmt = options.output_format
+    if fmt is not None and not (
+        isinstance(fmt, Mapping) and fmt.get("type") == "json_schema" and isinstance(fmt.get("schema"), Mapping)
+    ):
+        found.append(
+            'output_format is not sent to the binary: only {"type": "json_schema", "schema": {...}} is, '
+            f"got {fmt!r}"
+        )
+    servers = options.mcp_servers
+    if isinstance(servers, Mapping):
+        for name, config in servers.items():
+            try:
+                check_server_config(name, config)
+            except ValueError as exc:
+                found.append(str(exc))
+    elif not isinstance(servers, (str, Path)):
+        found.append(f"mcp_servers should be a dict of server configs or a config file path, got {servers!r}")
+    return found
+
+
+# -- when a run starts -----------------------------------------------------------------
+
+
+def check_run(options: ClaudeAgentOptions) -> None:
+    """The checks made when ``query()`` starts or a client connects, before
+    anything is spawned: the official package's, with its classes and
+    messages, then ours again (fields may have been assigned since)."""
+    store = options.session_store
+    if store is not None:
+        from ._session_store import implements
+
+        if options.continue_conversation and options.resume is None and not implements(store, "list_sessions"):
+            raise ValueError("continue_conversation with session_store requires the store to implement list_sessions()")
+        if options.enable_file_checkpointing:
+            raise ValueError(
+                "session_store cannot be combined with enable_file_checkpointing (checkpoints are local-disk "
+                "only and would diverge from the mirrored transcript)"
+            )
+        if not all(callable(getattr(store, m, None)) for m in ("append", "load")):
+            raise ValueError("ClaudeAgentOptions.session_store needs async append() and load() methods (see SessionStore)")
+    if options.can_use_tool and options.permission_prompt_tool_name:
+        raise ValueError(
+            "can_use_tool callback cannot be used with permission_prompt_tool_name. Please use one or the other."
+        )
+    _check_additions(options)
+
+
+def check_launch(options: ClaudeAgentOptions) -> None:
+    """Values the binary cannot work with at all, checked when its command
+    line is built: ``ValueError`` naming the option (``TypeError`` for a
+    wrongly typed ``skills``, as in the official package)."""
+    if options.skills is not None:
+        check_skills(options.skills)
+    for plugin in options.plugins:
+        if plugin.get("type") != "local":
+            raise ValueError(f"Unsupported plugin type: {plugin.get('type')}")
+    for key, value in options.env.items():
+        if not isinstance(key, str) or not key or "=" in key or "\0" in key:
+            raise ValueError(f"ClaudeAgentOptions.env: {key!r} cannot be an environment variable name")
+        if not isinstance(value, str) or "\0" in value:
+            raise ValueError(f"ClaudeAgentOptions.env[{key!r}] must be a string without NUL bytes, got {value!r}")
+    budget = options.max_budget_usd
+    if budget is not None and not (isinstance(budget, (int, float)) and budget > 0):
+        raise ValueError(f"ClaudeAgentOptions.max_budget_usd must be greater than 0 (the binary refuses it), got {budget!r}")
+    size = options.max_buffer_size
+    if size is not None and not (isinstance(size, int) and size >= 1):
+        raise ValueError(f"ClaudeAgentOptions.max_buffer_size must be a positive number of bytes, got {size!r}")
+    app = options.client_app
+    if app is not None and any(ord(c) > 0xFF or c in "\r\n\0" for c in app):
+        raise ValueError(
+            "ClaudeAgentOptions.client_app must be HTTP-header safe (characters up to U+00FF, no line breaks); "
+            f"every API request would fail with {app!r}"
+        )

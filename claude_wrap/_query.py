@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
 from contextlib import aclosing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._connect import open_session, result_error, user_frame
-from ._exceptions import ProcessError
-from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions
-from ._protocol import Session
-from ._custom_transport import Transport
-from ._transport import LineTransport
+
+if TYPE_CHECKING:
+    from ._messages import Message
+    from ._protocol import Session
+    from ._custom_transport import Transport
+    from ._transport import LineTransport
+
+# The machinery of a run (anyio, msgspec, the session and the codec) loads
+# when a run starts, so importing ``query`` stays as cheap as the options.
 
 __all__ = ["query", "run_prompt"]
 
@@ -45,6 +48,8 @@ async def query(
     (model, cwd, permission mode, tools ...) are then the transport's
     business; hooks, agents and the rest of ``initialize`` are sent as usual.
     """
+    from ._connect import open_session, user_frame
+
     opts = options if options is not None else ClaudeAgentOptions()
     single = isinstance(prompt, str)
     session = await open_session(
@@ -62,6 +67,10 @@ async def run_prompt(
     """Drive one run on a started session, then close it (shared by ``query()``
     and pre-started sessions). ``prompt_sent``: a string prompt was already
     written with the handshake."""
+    from ._connect import result_error, user_frame
+    from ._exceptions import ProcessError
+    from ._messages import ResultMessage
+
     last: ResultMessage | None = None
     failure: ProcessError | None = None
     single = isinstance(prompt, str)

@@ -9,8 +9,13 @@
 
 Three measurements:
 
-1. ``import claude_wrap`` in a fresh interpreter, minus a bare ``-c pass``
-   baseline (the three variants are interleaved, medians reported).
+1. Import cost in fresh interpreters, minus ``python -c "import asyncio"``:
+   ``import claude_wrap``, and what a script pays before its first run
+   (``from claude_wrap import query, ClaudeAgentOptions;
+   ClaudeAgentOptions(max_turns=3)``), each beside the official package's
+   same line when its interpreter is found (``--official-python``,
+   ``$CLAUDE_WRAP_OFFICIAL_PYTHON``, or ``build/official-venv``). All
+   variants are interleaved; wall-time and CPU-time medians are reported.
 2. One-prompt ``query()`` wall time against the bare binary, both driven by
    the same ``ScriptedModel`` and timed from start to process exit (both
    include shutdown). The A/B runs are interleaved so machine noise hits both.
@@ -25,7 +30,7 @@ Two more parts (``--only rss``, ``--only official``):
   one 100 MiB JSON line streams through ``SubprocessTransport`` and is decoded.
 * ``official``: the same one-prompt query through the official
   ``claude-agent-sdk`` (in its own venv, ``--setup-official`` creates it) and
-  through ``claude_wrap``, interleaved, plus both import times.
+  through ``claude_wrap``, interleaved.
 
 Nothing here asserts on time: it prints what it measured.
 """
@@ -38,6 +43,7 @@ import dataclasses
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -48,9 +54,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's claude_wrap, in this process and (PYTHONPATH) its children
 FIXTURE = ROOT / "tests" / "fixtures" / "recorded_stream.ndjson"
 
-BASE_ARGS = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--setting-sources", ""]
+# What query() passes for options(setting_sources=[]), see ClaudeAgentOptions.explain().
+BASE_ARGS = [
+    "--output-format", "stream-json", "--verbose", "--system-prompt", "", "--setting-sources=",
+    "--input-format", "stream-json",
+]  # fmt: skip
 
 IMPORT_TARGET_MS = 60.0
 QUERY_TARGET_RATIO = 1.10
@@ -82,43 +93,81 @@ def log(msg: str) -> None:
 # 1. import time
 # ---------------------------------------------------------------------------
 
+# What a script pays before its first run: the options built, query imported.
+SETUP_LINE = "from {package} import query, ClaudeAgentOptions; ClaudeAgentOptions(max_turns=3)"
+
 IMPORT_VARIANTS = {
-    "baseline": "pass",
-    "import claude_wrap": "import claude_wrap",
-    "import + query, ClaudeAgentOptions": "import claude_wrap; from claude_wrap import query, ClaudeAgentOptions",
+    "import claude_wrap": "import asyncio; import claude_wrap",
+    "query + ClaudeAgentOptions(max_turns=3)": "import asyncio; " + SETUP_LINE.format(package="claude_wrap"),
 }
+OFFICIAL_IMPORT_VARIANTS = {
+    "import claude_agent_sdk": "import asyncio; import claude_agent_sdk",
+    "official: query + ClaudeAgentOptions(max_turns=3)": "import asyncio; " + SETUP_LINE.format(package="claude_agent_sdk"),
+}
+BASELINE = "import asyncio"
 
 
-def _time_interpreter(code: str) -> float:
+@dataclasses.dataclass
+class Timed:
+    wall_s: float
+    cpu_s: float  # user + system time of the child: less sensitive to a busy machine
+
+
+def _time_interpreter(code: str, python: str = sys.executable) -> Timed:
     env = dict(os.environ)
     env.pop("PYTHONPROFILEIMPORTTIME", None)
+    if python == sys.executable:  # ours from this checkout, whatever the current directory
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     # Run from a neutral directory: with "-c", the current directory comes first on sys.path.
-    subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=tempfile.gettempdir())
-    return time.perf_counter() - start
+    subprocess.run([python, "-c", code], check=True, env=env, cwd=tempfile.gettempdir())
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return Timed(wall, cpu)
 
 
-def bench_import(runs: int) -> dict[str, Any]:
-    samples: dict[str, list[float]] = {name: [] for name in IMPORT_VARIANTS}
-    for name, code in IMPORT_VARIANTS.items():  # warm the page cache and .pyc files
-        _time_interpreter(code)
+def bench_import(runs: int, official: Path | None) -> dict[str, Any]:
+    """Each variant minus ``python -c "import asyncio"`` in the same
+    interpreter; ours and the official package's interleaved, medians."""
+    jobs: dict[str, tuple[str, str]] = {"baseline": (sys.executable, BASELINE)}
+    jobs.update({name: (sys.executable, code) for name, code in IMPORT_VARIANTS.items()})
+    if official is not None:
+        jobs["official baseline"] = (str(official), BASELINE)
+        jobs.update({name: (str(official), code) for name, code in OFFICIAL_IMPORT_VARIANTS.items()})
+    samples: dict[str, list[Timed]] = {name: [] for name in jobs}
+    for python, code in jobs.values():  # warm the page cache and .pyc files
+        _time_interpreter(code, python)
     for i in range(runs):
         # rotate the order each round so no variant always runs first
-        names = list(IMPORT_VARIANTS)
+        names = list(jobs)
         names = names[i % len(names) :] + names[: i % len(names)]
         for name in names:
-            samples[name].append(_time_interpreter(IMPORT_VARIANTS[name]))
-    base = median(samples["baseline"])
-    out: dict[str, Any] = {"runs": runs, "baseline_ms": base * 1000, "variants": {}}
-    for name in IMPORT_VARIANTS:
-        if name == "baseline":
-            continue
-        raw = samples[name]
-        out["variants"][name] = {
-            "median_ms": (median(raw) - base) * 1000,
-            "p90_ms": (p90(raw) - base) * 1000,
-            "raw_median_ms": median(raw) * 1000,
+            samples[name].append(_time_interpreter(jobs[name][1], jobs[name][0]))
+
+    def stats(name: str, base: str) -> dict[str, float]:
+        wall = [t.wall_s for t in samples[name]]
+        cpu = [t.cpu_s for t in samples[name]]
+        base_wall = median([t.wall_s for t in samples[base]])
+        base_cpu = median([t.cpu_s for t in samples[base]])
+        base_min = min(t.wall_s for t in samples[base])
+        return {
+            "median_ms": (median(wall) - base_wall) * 1000,
+            "p90_ms": (p90(wall) - base_wall) * 1000,
+            # noise only ever adds time: the fastest runs show the cost itself
+            "min_ms": (min(wall) - base_min) * 1000,
+            "cpu_median_ms": (median(cpu) - base_cpu) * 1000,
+            "raw_median_ms": median(wall) * 1000,
         }
+
+    out: dict[str, Any] = {
+        "runs": runs,
+        "baseline_ms": median([t.wall_s for t in samples["baseline"]]) * 1000,
+        "variants": {name: stats(name, "baseline") for name in IMPORT_VARIANTS},
+    }
+    if official is not None:
+        out["official"] = {name: stats(name, "official baseline") for name in OFFICIAL_IMPORT_VARIANTS}
     return out
 
 
@@ -208,6 +257,7 @@ def _interleave(label: str, runs: int, sides: list[tuple[list[RunTiming], Callab
 
 def bench_query(runs: int) -> dict[str, Any]:
     from claude_wrap import find_binary
+    from claude_wrap._argv import AGENT_SDK_VERSION
     from claude_wrap.testing import Reply, ScriptedModel
 
     binary = os.fspath(find_binary())
@@ -223,8 +273,9 @@ def bench_query(runs: int) -> dict[str, Any]:
         def one_bare() -> RunTiming:
             env, cwd = _fresh_dirs(model, tmp)
             # The same child environment query() builds (see ClaudeAgentOptions.explain()).
-            child = {k: v for k, v in os.environ.items() if k not in ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")}
-            child.update({"CLAUDE_CODE_ENTRYPOINT": "sdk-py", "PWD": cwd}, **env)
+            child = {k: v for k, v in os.environ.items() if k != "CLAUDECODE"}
+            child.update({"CLAUDE_CODE_ENTRYPOINT": "sdk-py"}, **env)
+            child.update({"CLAUDE_AGENT_SDK_VERSION": AGENT_SDK_VERSION, "PWD": cwd})
             return run_bare(binary, child, cwd, prompt)
 
         def one_ours() -> RunTiming:
@@ -375,14 +426,7 @@ for command in sys.stdin:
 """
 
 
-def official_python() -> Path:
-    """The official package's interpreter: ``$CLAUDE_WRAP_OFFICIAL_PYTHON``,
-    else the venv the build directory holds."""
-    configured = os.environ.get("CLAUDE_WRAP_OFFICIAL_PYTHON")
-    return Path(configured) if configured else ROOT / "build" / "official-venv" / "bin" / "python"
-
-
-def bench_decode(target_messages: int, rounds: int, python: Path) -> dict[str, Any] | None:
+def bench_decode(target_messages: int, rounds: int, python: Path | None) -> dict[str, Any] | None:
     """``decode_line`` against the official parser on the same recorded lines,
     interleaved round by round: the whole stream (partial messages on, mostly
     stream events) and the same stream without its stream events."""
@@ -397,8 +441,8 @@ def bench_decode(target_messages: int, rounds: int, python: Path) -> dict[str, A
         k = json.loads(ln).get("type", "?")
         kinds[k] = kinds.get(k, 0) + 1
     streams = {"all": lines, "messages": [ln for ln in lines if json.loads(ln).get("type") != "stream_event"]}
-    if not python.exists():
-        log(f"decode: skipped, no official package at {python} (create its venv or pass --official-python)")
+    if python is None:
+        log("decode: skipped, no official package (create its venv or pass --official-python)")
         return None
     worker = subprocess.Popen(
         [str(python), "-c", _OFFICIAL_DECODE, str(FIXTURE)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
@@ -730,7 +774,17 @@ def bench_rss() -> dict[str, Any]:
 # the official package, same query, same binary, same scripted model
 # ---------------------------------------------------------------------------
 
-OFFICIAL_VENV = ROOT / "build" / "official-venv"  # `make clean` removes build/
+OFFICIAL_VENV = ROOT / "build" / "official-venv"
+OFFICIAL_PYTHON_ENV = "CLAUDE_WRAP_OFFICIAL_PYTHON"
+
+
+def official_python(given: str | None) -> Path | None:
+    """The interpreter that has the official package: ``--official-python``,
+    else ``$CLAUDE_WRAP_OFFICIAL_PYTHON``, else the venv under ``build/``
+    (``None`` if there is none)."""
+    path = Path(given or os.environ.get(OFFICIAL_PYTHON_ENV) or OFFICIAL_VENV / "bin" / "python")
+    return path if path.exists() else None
+
 
 _OFFICIAL_RUN = """
 import anyio, json, sys, time
@@ -752,20 +806,22 @@ anyio.run(main)
 
 
 def setup_official() -> int:
-    """Create the official package's venv (kept apart from ours)."""
+    """Create the official package's venv under ``build/`` (kept apart from ours)."""
+    from claude_wrap._argv import AGENT_SDK_VERSION
+
     subprocess.run([sys.executable, "-m", "venv", str(OFFICIAL_VENV)], check=True)
-    subprocess.run([str(OFFICIAL_VENV / "bin" / "pip"), "install", "--quiet", "claude-agent-sdk"], check=True)
-    print(f"official SDK installed in {OFFICIAL_VENV}")
+    pip = [str(OFFICIAL_VENV / "bin" / "pip"), "install", "--quiet", f"claude-agent-sdk=={AGENT_SDK_VERSION}"]
+    subprocess.run(pip, check=True)
+    print(f"official SDK {AGENT_SDK_VERSION} installed in {OFFICIAL_VENV.relative_to(ROOT)}")
     return 0
 
 
-def bench_official(runs: int, import_runs: int) -> dict[str, Any]:
+def bench_official(runs: int, python: Path | None) -> dict[str, Any]:
     from claude_wrap import find_binary
     from claude_wrap.testing import Reply, ScriptedModel
 
-    python = OFFICIAL_VENV / "bin" / "python"
-    if not python.exists():
-        print("official SDK not installed: run scripts/bench.py --setup-official", file=sys.stderr)
+    if python is None:
+        print("official SDK not found: pass --official-python or run scripts/bench.py --setup-official", file=sys.stderr)
         return {"installed": False}
     cli = os.fspath(find_binary())
     ours: list[RunTiming] = []
@@ -791,10 +847,6 @@ def bench_official(runs: int, import_runs: int) -> dict[str, Any]:
         finally:
             loop.close()
 
-    def import_ms(py: str, module: str) -> float:
-        samples = [_time_interpreter_with(py, f"import {module}") - _time_interpreter_with(py, "pass") for _ in range(import_runs)]
-        return median(samples) * 1000
-
     ours_exit = median([t.exit_s for t in ours])
     theirs_exit = median([t.exit_s for t in theirs])
     return {
@@ -804,15 +856,7 @@ def bench_official(runs: int, import_runs: int) -> dict[str, Any]:
         "official_median_ms": theirs_exit * 1000,
         "ratio_median": ours_exit / theirs_exit,
         "ratio_result_median": median([t.result_s for t in ours]) / median([t.result_s for t in theirs]),
-        "import_ours_ms": import_ms(sys.executable, "claude_wrap"),
-        "import_official_ms": import_ms(str(python), "claude_agent_sdk"),
     }
-
-
-def _time_interpreter_with(python: str, code: str) -> float:
-    start = time.perf_counter()
-    subprocess.run([python, "-c", code], check=True)
-    return time.perf_counter() - start
 
 
 # ---------------------------------------------------------------------------
@@ -848,16 +892,35 @@ def render(results: dict[str, Any]) -> str:
     rows: list[tuple[str, str, str, str]] = []
     imp = results.get("import")
     if imp:
-        for name, v in imp["variants"].items():
-            target = f"≤ {IMPORT_TARGET_MS:.0f} ms" if name == "import claude_wrap" else ""
+        theirs = imp.get("official", {})
+        pairs = [
+            ("import claude_wrap", "import claude_agent_sdk", ""),
+            (
+                "query + ClaudeAgentOptions(max_turns=3)",
+                "official: query + ClaudeAgentOptions(max_turns=3)",
+                f"≤ {IMPORT_TARGET_MS:.0f} ms",
+            ),
+        ]
+        for name, official_name, target in pairs:
+            v = imp["variants"][name]
+            other = theirs.get(official_name)
             rows.append(
                 (
-                    f"`{name}` (fresh interpreter, minus `-c pass`)",
-                    f"{v['median_ms']:.1f} ms (p90 {v['p90_ms']:.1f})",
-                    f"baseline {imp['baseline_ms']:.1f} ms, n={imp['runs']}",
+                    f"`{name}` (fresh interpreter, minus `import asyncio`)",
+                    f"{v['median_ms']:.1f} ms (min {v['min_ms']:.1f}, p90 {v['p90_ms']:.1f})",
+                    f"CPU {v['cpu_median_ms']:.1f} ms; baseline {imp['baseline_ms']:.0f} ms, n={imp['runs']}",
                     target,
                 )
             )
+            if other:
+                rows.append(
+                    (
+                        f"`{official_name.removeprefix('official: ')}`, official package (the same measure)",
+                        f"{other['median_ms']:.1f} ms (min {other['min_ms']:.1f}, p90 {other['p90_ms']:.1f})",
+                        f"CPU {other['cpu_median_ms']:.1f} ms; its own `import asyncio` baseline",
+                        "",
+                    )
+                )
     q = results.get("query")
     if q:
         b, o = q["bare"], q["ours"]
@@ -939,14 +1002,6 @@ def render(results: dict[str, Any]) -> str:
                 "",
             )
         )
-        rows.append(
-            (
-                "import time: `claude_wrap` vs official `claude_agent_sdk`",
-                f"{of['import_ours_ms']:.0f} ms vs {of['import_official_ms']:.0f} ms",
-                "fresh interpreters, minus `-c pass`",
-                "",
-            )
-        )
     pl = results.get("pool")
     if pl:
         rows.append(
@@ -972,6 +1027,7 @@ def render(results: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=None, help="query() and bare-binary runs each (default 10)")
+    parser.add_argument("--import-runs", type=int, default=None, help="fresh interpreters per import variant (default 15)")
     parser.add_argument("--quick", action="store_true", help="fewer runs and a smaller decode load")
     parser.add_argument("--json", action="store_true", help="print machine-readable results")
     parser.add_argument("--record", action="store_true", help=f"re-record {FIXTURE.relative_to(ROOT)} and exit")
@@ -984,14 +1040,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--setup-official",
         action="store_true",
-        help=f"create {OFFICIAL_VENV} with the official claude-agent-sdk for the 'official' part, and exit",
+        help="create build/official-venv with the official claude-agent-sdk, and exit",
     )
     parser.add_argument(
         "--official-python",
-        type=Path,
-        default=official_python(),
-        help="the official package's interpreter for the decode part "
-        "(default: $CLAUDE_WRAP_OFFICIAL_PYTHON, else build/official-venv/bin/python)",
+        help=f"the interpreter that has the official package (default: ${OFFICIAL_PYTHON_ENV}, "
+        "else build/official-venv/bin/python)",
     )
     args = parser.parse_args(argv)
     if args.setup_official:
@@ -1003,7 +1057,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     runs = args.runs if args.runs is not None else (3 if args.quick else 10)
-    import_runs = 5 if args.quick else 15
+    import_runs = args.import_runs or (5 if args.quick else 15)
     decode_target = 50_000 if args.quick else 200_000
     decode_rounds = 3 if args.quick else 7
     parts = set(args.only or ["import", "query", "decode", "roundtrip", "pool", "rss", "official"])
@@ -1011,12 +1065,12 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {"machine": machine()}
     if "import" in parts:
         log(f"import: {import_runs} runs per variant")
-        results["import"] = bench_import(import_runs)
+        results["import"] = bench_import(import_runs, official_python(args.official_python))
     if "query" in parts:
         results["query"] = bench_query(runs)
     if "decode" in parts:
         log(f"decode: ~{decode_target} messages × {decode_rounds} rounds per side")
-        decode = bench_decode(decode_target, decode_rounds, args.official_python)
+        decode = bench_decode(decode_target, decode_rounds, official_python(args.official_python))
         if decode is not None:
             results["decode"] = decode
 
@@ -1029,7 +1083,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"rss: one {RSS_LINE_MB} MiB line through SubprocessTransport in a fresh process")
         results["rss"] = bench_rss()
     if "official" in parts:
-        results["official"] = bench_official(runs, import_runs)
+        results["official"] = bench_official(runs, official_python(args.official_python))
 
     if args.json:
         print(json.dumps(results, indent=2))

@@ -8,11 +8,10 @@ import stat
 from pathlib import Path
 from typing import Any
 
-import pydantic
 import pytest
 
-from claude_wrap import CLIConnectionError, ClaudeAgentOptions
-from claude_wrap._argv import BASE_ARGS, build_launch
+from claude_wrap import CLIConnectionError, ClaudeAgentOptions, OptionsWarning
+from claude_wrap._argv import HEAD_ARGS, TAIL_ARGS, build_launch
 
 CLI = "/opt/claude/bin/claude"
 
@@ -21,11 +20,20 @@ def argv_of(**fields: Any) -> list[str]:
     return build_launch(ClaudeAgentOptions(**fields), CLI).argv
 
 
+MINIMAL_PROMPT = ["--system-prompt", ""]
+
+
 def flags(**fields: Any) -> list[str]:
-    """The argv after the binary and the fixed base args."""
+    """The argv between the fixed head and tail args, without the default
+    minimal-prompt pair unless ``system_prompt`` is among ``fields``."""
     argv = argv_of(**fields)
-    assert argv[: 1 + len(BASE_ARGS)] == [CLI, *BASE_ARGS]
-    return argv[1 + len(BASE_ARGS) :]
+    assert argv[: 1 + len(HEAD_ARGS)] == [CLI, *HEAD_ARGS]
+    assert argv[-len(TAIL_ARGS) :] == list(TAIL_ARGS)
+    middle = argv[1 + len(HEAD_ARGS) : -len(TAIL_ARGS)]
+    if "system_prompt" not in fields:
+        assert middle[:2] == MINIMAL_PROMPT
+        middle = middle[2:]
+    return middle
 
 
 def value_after(argv: list[str], flag: str) -> str:
@@ -41,7 +49,7 @@ def value_after(argv: list[str], flag: str) -> str:
 # -- base -------------------------------------------------------------------------------
 
 
-def test_base_args_and_nothing_else_by_default() -> None:
+def test_base_args_and_a_minimal_prompt_by_default() -> None:
     launch = build_launch(ClaudeAgentOptions(), CLI)
     assert launch.argv[0] == CLI
     argv = launch.argv
@@ -49,6 +57,9 @@ def test_base_args_and_nothing_else_by_default() -> None:
     assert "--input-format" in argv and value_after(argv, "--input-format") == "stream-json"
     assert "--verbose" in argv  # stream-json output requires it
     assert "-p" not in argv and "--print" not in argv
+    # As in the official package: no system prompt given means a minimal one,
+    # not the binary's full Claude Code prompt (that is the preset).
+    assert argv == [CLI, *HEAD_ARGS, *MINIMAL_PROMPT, *TAIL_ARGS]
     assert flags() == []
     assert launch.files == {}
     assert launch.initialize["subtype"] == "initialize"
@@ -65,6 +76,7 @@ def test_base_args_and_nothing_else_by_default() -> None:
         ({"fallback_model": "claude-haiku-4-5"}, ["--fallback-model", "claude-haiku-4-5"]),
         ({"system_prompt": "Be terse."}, ["--system-prompt", "Be terse."]),
         ({"system_prompt": ""}, ["--system-prompt", ""]),
+        ({"system_prompt": None}, ["--system-prompt", ""]),
         ({"system_prompt": {"type": "preset", "preset": "claude_code"}}, []),
         (
             {"system_prompt": {"type": "preset", "preset": "claude_code", "append": "Also X."}},
@@ -72,10 +84,14 @@ def test_base_args_and_nothing_else_by_default() -> None:
         ),
         (
             {"system_prompt": {"type": "preset", "preset": "claude_code", "exclude_dynamic_sections": True}},
-            ["--exclude-dynamic-system-prompt-sections"],
+            [],  # an initialize field (see test_argv_options)
         ),
         ({"system_prompt": {"type": "file", "path": "/etc/prompt.md"}}, ["--system-prompt-file", "/etc/prompt.md"]),
         ({"append_system_prompt": "Extra."}, ["--append-system-prompt", "Extra."]),
+        (
+            {"system_prompt": {"type": "preset", "preset": "claude_code"}, "append_system_prompt": "Extra."},
+            ["--append-system-prompt", "Extra."],
+        ),
         ({"tools": ["Read", "Grep"]}, ["--tools", "Read,Grep"]),
         ({"tools": []}, ["--tools", ""]),
         ({"tools": {"type": "preset", "preset": "claude_code"}}, ["--tools", "default"]),
@@ -83,12 +99,16 @@ def test_base_args_and_nothing_else_by_default() -> None:
         ({"disallowed_tools": ["Write"]}, ["--disallowedTools", "Write"]),
         ({"max_turns": 3}, ["--max-turns", "3"]),
         ({"max_budget_usd": 0.5}, ["--max-budget-usd", "0.5"]),
-        ({"max_budget_usd": 2}, ["--max-budget-usd", "2.0"]),
+        ({"max_budget_usd": 2}, ["--max-budget-usd", "2"]),
         ({"permission_mode": "acceptEdits"}, ["--permission-mode", "acceptEdits"]),
         ({"continue_conversation": True}, ["--continue"]),
         ({"resume": "994dfc7c-28f7"}, ["--resume=994dfc7c-28f7"]),
         ({"session_id": "11111111-2222-4333-8444-555555555555"}, ["--session-id=11111111-2222-4333-8444-555555555555"]),
         ({"resume": "abc", "fork_session": True}, ["--resume=abc", "--fork-session"]),
+        (
+            {"resume": "abc", "resume_session_at": "u", "resume_drops_turn": ""},
+            ["--resume=abc", "--resume-session-at=u", "--resume-drops-turn="],  # "" is refused by the binary, not dropped
+        ),
         ({"settings": "/home/me/settings.json"}, ["--settings", "/home/me/settings.json"]),
         ({"setting_sources": []}, ["--setting-sources="]),
         ({"setting_sources": ["user", "project"]}, ["--setting-sources=user,project"]),
@@ -240,60 +260,25 @@ def test_missing_cwd_raises_connection_error(tmp_path: Path) -> None:
     assert str(missing) in str(info.value)
 
 
-# -- validation ------------------------------------------------------------------------------------
+# -- validation (the checks themselves: tests/unit/test_options.py) ---------------------------------
 
 
-async def _callback(*args: Any) -> Any:
-    return None
+def test_our_own_fields_are_checked_at_construction() -> None:
+    with pytest.raises(ValueError, match="ClaudeAgentOptions.control_timeout"):
+        ClaudeAgentOptions(control_timeout=0)
 
 
-@pytest.mark.parametrize(
-    ("fields", "field_name"),
-    [
-        ({"max_turns": 0}, "max_turns"),
-        ({"max_turns": -1}, "max_turns"),
-        ({"max_budget_usd": -0.01}, "max_budget_usd"),
-        ({"max_budget_usd": 0}, "max_budget_usd"),
-        ({"output_format": {"type": "json_schema"}}, "output_format"),
-        ({"output_format": {"type": "text", "schema": {}}}, "output_format"),
-        ({"extra_args": {"--verbose": None}}, "extra_args"),
-        ({"extra_args": {"a b": None}}, "extra_args"),
-        ({"extra_args": {"x=y": None}}, "extra_args"),
-        ({"permission_mode": "yolo"}, "permission_mode"),
-        ({"effort": "extreme"}, "effort"),
-        ({"setting_sources": ["global"]}, "setting_sources"),
-        ({"env": {"A=B": "1"}}, "env"),
-        ({"max_buffer_size": 0}, "max_buffer_size"),
-        ({"not_an_option": 1}, "not_an_option"),
-    ],
-)
-def test_invalid_options_name_the_field(fields: dict[str, Any], field_name: str) -> None:
-    with pytest.raises(pydantic.ValidationError) as info:
-        ClaudeAgentOptions(**fields)
-    assert field_name in str(info.value)
-    assert isinstance(info.value, ValueError)
+def test_values_the_binary_cannot_use_are_refused_at_launch() -> None:
+    options = ClaudeAgentOptions(env={"A=B": "1"})  # accepted, as by the official package
+    with pytest.raises(ValueError, match="ClaudeAgentOptions.env"):
+        build_launch(options, CLI)
 
 
-@pytest.mark.parametrize(
-    ("fields", "words"),
-    [
-        ({"can_use_tool": _callback, "permission_prompt_tool_name": "mcp__x"}, ("can_use_tool", "permission_prompt_tool_name")),
-        ({"fork_session": True}, ("fork_session",)),
-        ({"resume": "a", "continue_conversation": True}, ("resume", "continue_conversation")),
-    ],
-)
-def test_inconsistent_options_are_rejected(fields: dict[str, Any], words: tuple[str, ...]) -> None:
-    with pytest.raises(pydantic.ValidationError) as info:
-        ClaudeAgentOptions(**fields)
-    for word in words:
-        assert word in str(info.value)
-
-
-def test_assignment_is_validated_too() -> None:
-    options = ClaudeAgentOptions()
-    with pytest.raises(pydantic.ValidationError) as info:
-        options.max_turns = 0
-    assert "max_turns" in str(info.value)
+def test_options_the_binary_ignores_warn() -> None:
+    with pytest.warns(OptionsWarning, match="max_turns=0"):
+        options = ClaudeAgentOptions(max_turns=0)
+    assert flags(max_turns=None) == []
+    assert build_launch(options, CLI).argv == argv_of()
 
 
 # -- explain() ---------------------------------------------------------------------------------------
@@ -322,7 +307,7 @@ def test_explain_redacts_secrets_and_spawns_nothing(tmp_path: Path) -> None:
         assert name in text
     assert explanation.env_changes["ANTHROPIC_BASE_URL"] == "http://127.0.0.1:9"
     assert "http://127.0.0.1:9" in text
-    assert explanation.argv[1 : 1 + len(BASE_ARGS)] == list(BASE_ARGS)
+    assert explanation.argv[1 : 1 + len(HEAD_ARGS)] == list(HEAD_ARGS)
     assert value_after(explanation.argv, "--model") == "claude-sonnet-4-5"
     assert explanation.cwd == str(tmp_path / "not-created-yet")  # explain() does not require the cwd
     assert not (tmp_path / "not-created-yet").exists()

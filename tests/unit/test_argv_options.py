@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
-from claude_wrap import ClaudeAgentOptions, CLIConnectionError
+from claude_wrap import ClaudeAgentOptions, CLIConnectionError, OptionsWarning
 from claude_wrap._argv import build_launch
 
 
@@ -50,21 +50,53 @@ def test_skills_become_rules_initialize_and_default_sources() -> None:
     everything = launch(skills="all", allowed_tools=["Read"], setting_sources=[])
     assert after(everything.argv, "--allowedTools") == "Read,Skill"
     assert "--setting-sources=" in everything.argv
+    assert "skills" not in everything.initialize  # "all" is no filter
+    # An empty list hides every skill (an empty filter), and still loads the settings they live in.
+    none = launch(skills=[])
+    assert none.initialize["skills"] == [] and "--setting-sources=user,project" in none.argv
+    assert "--allowedTools" not in none.argv
+    # A rule already allowed is not repeated.
+    assert after(launch(skills=["pdf"], allowed_tools=["Skill(pdf)"]).argv, "--allowedTools") == "Skill(pdf)"
 
 
-@pytest.mark.parametrize("name", ["with space", "paren(", "a,b", "star*", "/slash-first", "back\\slash", "\ufeffbom", ""])
-def test_malformed_skill_names_are_refused(name: str) -> None:
-    with pytest.raises(ValidationError, match="skill"):
-        ClaudeAgentOptions(skills=[name])
+@pytest.mark.parametrize(
+    ("skills", "error"),
+    [
+        (["paren("], ValueError),
+        (["a,b"], ValueError),
+        (["*"], ValueError),
+        (["plugin:*"], ValueError),
+        (["/slash-first"], ValueError),
+        (["back\\\\slash"], ValueError),
+        (["trailing\\"], ValueError),
+        (["\ufeffbom"], ValueError),
+        ([" padded"], ValueError),
+        ([""], ValueError),
+        ([3], TypeError),
+        ("pdf", TypeError),
+        (("pdf",), TypeError),
+    ],
+)
+def test_malformed_skills_are_accepted_until_the_run_starts(skills: Any, error: type[Exception]) -> None:
+    options = ClaudeAgentOptions(skills=skills)  # as the official package: no check at construction
+    with pytest.raises(error, match="[Ss]kill"):
+        build_launch(options, "claude")
 
 
-def test_plugins_need_an_existing_local_path(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["my skill", "star*in-middle", "back\\slash", "plugin:review"])
+def test_skill_names_the_official_package_accepts_pass(name: str) -> None:
+    assert after(launch(skills=[name]).argv, "--allowedTools") == f"Skill({name})"
+
+
+def test_plugins(tmp_path: Path) -> None:
     argv = launch(plugins=[{"type": "local", "path": str(tmp_path)}]).argv
     assert after(argv, "--plugin-dir") == str(tmp_path)
-    with pytest.raises(CLIConnectionError, match="plugin directory does not exist"):
-        launch(plugins=[{"type": "local", "path": str(tmp_path / "missing")}])
-    with pytest.raises(ValidationError, match="local"):
-        ClaudeAgentOptions(plugins=[{"type": "remote", "path": "x"}])  # type: ignore[list-item]
+    with pytest.warns(OptionsWarning, match="does not exist"):
+        missing = launch(plugins=[{"type": "local", "path": str(tmp_path / "missing")}])
+    assert after(missing.argv, "--plugin-dir") == str(tmp_path / "missing")  # passed on, as by the official package
+    remote = ClaudeAgentOptions(plugins=[{"type": "remote", "path": "x"}])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="Unsupported plugin type: remote"):
+        build_launch(remote, "claude")
 
 
 @pytest.mark.parametrize("kind", ["dict", "json", "file", "none"])
@@ -72,13 +104,18 @@ def test_sandbox_merges_into_settings(kind: str, tmp_path: Path) -> None:
     base = {"env": {"A": "1"}}
     settings: Any = {"dict": base, "json": json.dumps(base), "none": None}.get(kind)
     if kind == "file":
-        path = tmp_path / "settings.json"
-        path.write_text(json.dumps(base))
-        settings = str(path)
-    argv = launch(settings=settings, sandbox={"enabled": True, "excludedCommands": ["git"]}).argv
+        (tmp_path / "settings.json").write_text("\ufeff" + json.dumps(base), encoding="utf-8")
+        settings = "settings.json"  # read relative to cwd, with or without a BOM, as the binary reads it
+    argv = launch(settings=settings, sandbox={"enabled": True, "excludedCommands": ["git"]}, cwd=tmp_path).argv
     merged = json.loads(after(argv, "--settings"))
     assert merged["sandbox"] == {"enabled": True, "excludedCommands": ["git"]}
     assert merged.get("env") == (None if kind == "none" else {"A": "1"})
+
+
+@pytest.mark.parametrize("settings", ["missing.json", "{not json}", "[1, 2]"])
+def test_settings_that_cannot_merge_with_sandbox_fail_to_connect(settings: str, tmp_path: Path) -> None:
+    with pytest.raises(CLIConnectionError, match="^Failed to load settings: "):
+        launch(settings=settings, sandbox={"enabled": True}, cwd=tmp_path)
 
 
 def test_session_flags() -> None:
@@ -138,14 +175,10 @@ def test_output_type_schema_is_sent() -> None:
     [
         ({"output_type": Answer, "output_format": {"type": "json_schema", "schema": {}}}, "set only one"),
         ({"output_type": dict}, "pydantic model class"),
-        ({"thinking": {"type": "enabled", "budget_tokens": 0}}, "budget_tokens"),
-        ({"thinking": {"type": "adaptive"}, "max_thinking_tokens": 10}, "use thinking"),
-        ({"resume_session_at": "u"}, "need resume"),
-        ({"resume": "s", "resume_drops_turn": "u"}, "needs resume_session_at"),
     ],
 )
-def test_conflicts_are_refused_before_spawn(fields: dict[str, Any], message: str) -> None:
-    with pytest.raises(ValidationError, match=message):
+def test_conflicts_of_our_own_options_are_refused_at_construction(fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
         ClaudeAgentOptions(**fields)
 
 
@@ -176,13 +209,6 @@ def test_explain_shows_the_whole_initialize_request() -> None:
 def test_official_compatibility_fields() -> None:
     assert ClaudeAgentOptions(debug_stderr=object()).debug_stderr is not None  # accepted, unused
 
-    class Store:
-        async def append(self, key: Any, entries: Any) -> None: ...
-        async def load(self, key: Any) -> Any: ...
-
-    with pytest.raises(ValidationError, match="enable_file_checkpointing"):
-        ClaudeAgentOptions(session_store=Store(), enable_file_checkpointing=True)  # type: ignore[arg-type]
-
 
 def test_custom_system_prompt_and_snapshot() -> None:
     custom = launch(system_prompt={"type": "custom", "prompt": "Be brief.", "snapshot": False})
@@ -192,6 +218,16 @@ def test_custom_system_prompt_and_snapshot() -> None:
     assert preset.initialize["systemPromptSnapshot"] is True
     assert "--system-prompt" not in preset.argv
     assert "systemPromptSnapshot" not in launch(system_prompt="Be brief.").initialize
+    # A file prompt has no snapshot of its own; only booleans are sent.
+    assert "systemPromptSnapshot" not in launch(system_prompt={"type": "file", "path": "p", "snapshot": True}).initialize  # type: ignore[typeddict-unknown-key]
+    assert "systemPromptSnapshot" not in launch(system_prompt={"type": "custom", "prompt": "p", "snapshot": 1}).initialize  # type: ignore[typeddict-item]
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_excluding_dynamic_sections_is_an_initialize_field(value: bool) -> None:
+    result = launch(system_prompt={"type": "preset", "preset": "claude_code", "exclude_dynamic_sections": value})
+    assert result.initialize["excludeDynamicSections"] is value
+    assert not any("dynamic" in arg for arg in result.argv)
 
 
 def test_client_app_is_an_environment_variable_and_must_be_header_safe() -> None:
@@ -199,5 +235,6 @@ def test_client_app_is_an_environment_variable_and_must_be_header_safe() -> None
     assert env["CLAUDE_AGENT_SDK_CLIENT_APP"] == "my-app/1.0"  # the option wins over env
     assert "CLAUDE_AGENT_SDK_CLIENT_APP" not in launch().env_changes
     for bad in ("app\r\nX-Injected: 1", "app/☃"):
-        with pytest.raises(ValidationError, match="client_app must be HTTP-header safe"):
-            ClaudeAgentOptions(client_app=bad)
+        options = ClaudeAgentOptions(client_app=bad)  # accepted, as by the official package
+        with pytest.raises(ValueError, match="client_app must be HTTP-header safe"):
+            build_launch(options, "claude")

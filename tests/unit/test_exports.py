@@ -65,6 +65,17 @@ def test_touching_one_name_loads_only_what_it_needs() -> None:
     assert not loaded["anyio"] and not loaded["msgspec"] and not loaded["pydantic"] and not loaded["mcp"]
 
 
+def test_query_and_options_load_no_run_machinery_until_a_run_starts() -> None:
+    # The import-time budget of a script that only sets up a run: nothing of
+    # the session, codec, pydantic or anyio before the first message is asked for.
+    loaded = _fresh_modules(
+        "from claude_wrap import query, ClaudeAgentOptions\n"
+        "options = ClaudeAgentOptions(max_turns=3, control_timeout=5, output_format={'type': 'json_schema', 'schema': {}})\n"
+        "query(prompt='hi', options=options).aclose"
+    )
+    assert loaded == {m: False for m in loaded}, loaded
+
+
 def test_public_classes_report_the_package_as_their_home_or_a_private_module() -> None:
     # Classes are defined in private modules; they must at least live inside
     # claude_wrap so pickling/repr stay stable and users never import them

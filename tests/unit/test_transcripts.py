@@ -244,17 +244,20 @@ async def test_materialized_resume_is_private_and_removed(tmp_path: Path) -> Non
     assert await materialize_resume(ClaudeAgentOptions(cwd=cwd, resume="name", session_store=store)) is None
 
 
-def test_options_validate_the_store() -> None:
+def test_runs_check_the_store_before_they_start() -> None:
     from claude_wrap import ClaudeAgentOptions
+    from claude_wrap._options import check_run
 
     class AppendOnly:
         async def append(self, key: Any, entries: Any) -> None: ...
         async def load(self, key: Any) -> Any: ...
 
     with pytest.raises(ValueError, match="list_sessions"):
-        ClaudeAgentOptions(session_store=AppendOnly(), continue_conversation=True)
+        check_run(ClaudeAgentOptions(session_store=AppendOnly(), continue_conversation=True))  # type: ignore[arg-type]
+    # resume wins over continue, so the store is never asked to list.
+    check_run(ClaudeAgentOptions(session_store=AppendOnly(), resume="s", continue_conversation=False))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="append"):
-        ClaudeAgentOptions(session_store=object())  # type: ignore[arg-type]
+        check_run(ClaudeAgentOptions(session_store=object()))  # type: ignore[arg-type]
     argv = ClaudeAgentOptions(session_store=InMemorySessionStore()).explain().argv
     assert "--session-mirror" in argv
 
