@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test binary bench typecheck clean
+.PHONY: demo test binary official bench typecheck clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,10 +15,15 @@ $(STAMP): pyproject.toml
 binary: $(STAMP)
 	$(PY) scripts/fetch_binary.py
 
+# The official claude-agent-sdk in build/official-venv, for the compatibility
+# tests and the benchmark (a development tool, never a dependency).
+official: $(STAMP)
+	$(PY) scripts/official_venv.py
+
 demo: binary
 	$(PY) scripts/demo.py
 
-test: binary
+test: binary official
 	bash scripts/ci_services.sh
 	$(PY) -m mypy
 	$(PY) -m pytest

@@ -23,8 +23,9 @@ Two more parts (``--only rss``, ``--only official``):
 * ``rss``: peak RSS growth (``ru_maxrss``) of a fresh Python process while
   one 100 MiB JSON line streams through ``SubprocessTransport`` and is decoded.
 * ``official``: the same one-prompt query through the official
-  ``claude-agent-sdk`` (in its own venv, ``--setup-official`` creates it) and
-  through ``claude_wrap``, interleaved, plus both import times.
+  ``claude-agent-sdk`` (in build/official-venv: ``make official`` or
+  ``--setup-official`` creates it, see scripts/official_venv.py) and through
+  ``claude_wrap``, interleaved, plus both import times.
 
 Nothing here asserts on time: it prints what it measured.
 """
@@ -727,7 +728,9 @@ def bench_rss() -> dict[str, Any]:
 # the official package, same query, same binary, same scripted model
 # ---------------------------------------------------------------------------
 
-OFFICIAL_VENV = Path(tempfile.gettempdir()) / "official-sdk"
+# scripts/official_venv.py pins the official package and owns its venv.
+import official_venv  # noqa: E402 - scripts/ is sys.path[0] when this runs
+
 
 _OFFICIAL_RUN = """
 import anyio, json, sys, time
@@ -749,10 +752,8 @@ anyio.run(main)
 
 
 def setup_official() -> int:
-    """Create the official package's venv (kept apart from ours)."""
-    subprocess.run([sys.executable, "-m", "venv", str(OFFICIAL_VENV)], check=True)
-    subprocess.run([str(OFFICIAL_VENV / "bin" / "pip"), "install", "--quiet", "claude-agent-sdk"], check=True)
-    print(f"official SDK installed in {OFFICIAL_VENV}")
+    """Create the official package's venv (kept apart from ours) unless it is there."""
+    print(f"official SDK {official_venv.VERSION} installed in {official_venv.ensure_venv().parent.parent}")
     return 0
 
 
@@ -760,9 +761,9 @@ def bench_official(runs: int, import_runs: int) -> dict[str, Any]:
     from claude_wrap import find_binary
     from claude_wrap.testing import Reply, ScriptedModel
 
-    python = OFFICIAL_VENV / "bin" / "python"
+    python = official_venv.python()
     if not python.exists():
-        print("official SDK not installed: run scripts/bench.py --setup-official", file=sys.stderr)
+        print("official SDK not installed: run `make official` (or scripts/bench.py --setup-official)", file=sys.stderr)
         return {"installed": False}
     cli = os.fspath(find_binary())
     ours: list[RunTiming] = []
@@ -979,7 +980,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--setup-official",
         action="store_true",
-        help=f"create {OFFICIAL_VENV} with the official claude-agent-sdk for the 'official' part, and exit",
+        help=f"create {official_venv.VENV.relative_to(official_venv.ROOT)} with the official claude-agent-sdk "
+        "for the 'official' part (as `make official` does), and exit",
     )
     args = parser.parse_args(argv)
     if args.setup_official:

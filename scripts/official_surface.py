@@ -7,8 +7,8 @@ fields of the message and result types. ``tests/unit/test_surface.py`` checks
 that ``claude_wrap`` offers all of them, so switching packages stays a change
 of import line. Run it with the interpreter that has the official package::
 
-    python scripts/bench.py --setup-official          # a venv with it, once
-    /tmp/official-sdk/bin/python scripts/official_surface.py
+    make official                                     # build/official-venv, once
+    build/official-venv/bin/python scripts/official_surface.py
 """
 
 from __future__ import annotations
