@@ -1,0 +1,76 @@
+"""The verdict on one twin run: does the script fit, and what differs unexplained."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from _twin import SideResult, Twin
+from _twin_diff import Difference, compare, render
+from _twin_observe import observe
+from intentional import INTENTIONAL, Intentional
+
+
+@dataclass(frozen=True)
+class Report:
+    program: str
+    # The script does not fit the official run: the comparison proves little.
+    problems: tuple[str, ...]
+    unexplained: tuple[Difference, ...]
+    explained: tuple[Difference, ...]
+    # Differences at paths the program's spec marks as racy.
+    unstable: tuple[Difference, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and not self.unexplained
+
+    def text(self, twin: Twin) -> str:
+        lines = []
+        if self.problems:
+            lines.append(f"{self.program}: the script does not fit the official run:")
+            lines += [f"  - {p}" for p in self.problems]
+            lines.append(_tail("official stderr", twin.official.stderr))
+            lines.append(_tail("official traceback", twin.official.traceback))
+        lines.append(render(self.program, self.unexplained))
+        if self.explained:
+            lines.append(f"({len(self.explained)} intentional difference(s) not shown)")
+        if self.unstable:
+            lines.append(f"({len(self.unstable)} difference(s) at paths the spec marks unstable not shown)")
+        lines.append(f"runs kept in {twin.official.run_dir.parent}; rerun: python scripts/twin.py {self.program}")
+        return "\n".join(line for line in lines if line)
+
+
+def _tail(title: str, text: str, lines: int = 15) -> str:
+    if not text.strip():
+        return ""
+    body = "\n".join(f"    {line}" for line in text.rstrip().splitlines()[-lines:])
+    return f"  {title} (last {lines} lines):\n{body}"
+
+
+def _problems(program_exit: int, official: SideResult) -> list[str]:
+    problems = []
+    if official.timed_out:
+        problems.append(f"it timed out after {official.seconds:.0f}s")
+    elif official.exit_code != program_exit:
+        problems.append(f"it exited with {official.exit_code}, the spec expects {program_exit}")
+    unexpected = sum(1 for r in official.requests if r.unexpected)
+    if unexpected:
+        problems.append(f"{unexpected} main-loop request(s) found no reply queued")
+    if official.unused_replies:
+        problems.append(f"{official.unused_replies} scripted reply(ies) were never used")
+    return problems
+
+
+def report(twin: Twin) -> Report:
+    differences = compare(observe(twin.official), observe(twin.ours))
+    name = twin.program.name
+    racy = [Intentional("*", path, reason) for path, reason in twin.program.unstable.items()]
+    unstable = [d for d in differences if any(r.explains(name, d.path) for r in racy)]
+    explained = [d for d in differences if d not in unstable and any(i.explains(name, d.path) for i in INTENTIONAL)]
+    return Report(
+        program=name,
+        problems=tuple(_problems(twin.program.expect_exit, twin.official)),
+        unexplained=tuple(d for d in differences if d not in explained and d not in unstable),
+        explained=tuple(explained),
+        unstable=tuple(unstable),
+    )
