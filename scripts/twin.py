@@ -7,6 +7,9 @@ The same harness as ``tests/compat`` (``make test`` runs it as the
     python scripts/twin.py example-quick_start.basic_example
     python scripts/twin.py 'own-hooks*' --dump out/      # several; keep both sides' documents
     python scripts/twin.py --self official 'example-*'   # the official package against itself
+    python scripts/twin.py 'own-*' --summary             # then differences grouped across programs
+    python scripts/twin.py --summary --from DIR          # group what an earlier run kept in DIR
+                                                         # (the tests' twins directory, or one of ours)
 
 ``--self SIDE`` runs one package twice: a difference there is noise the
 normalisation misses, not a difference between the packages. The exit
@@ -20,7 +23,6 @@ import argparse
 import fnmatch
 import json
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,9 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "compat")]
 
 from _twin import Twin, run_side  # noqa: E402
+from _twin_diff import compare, summarise  # noqa: E402
 from _twin_observe import observe  # noqa: E402
-from _twin_programs import Entry, entries, load, official_venv  # noqa: E402
+from _twin_programs import Entry, entries, load, official_venv, runs_root  # noqa: E402
 from _twin_report import report  # noqa: E402
+from intentional import INTENTIONAL  # noqa: E402
 
 from claude_wrap import find_binary  # noqa: E402
 
@@ -57,6 +61,20 @@ def _run(entry: Entry, root: Path, sides: tuple[str, str]) -> Twin:
         return Twin(program, first.result(), second.result())
 
 
+def _kept(directory: Path) -> dict[str, list]:
+    """Unexplained differences between the observed.json pairs of runs kept under ``directory``."""
+    found = {}
+    for official in sorted(directory.glob("*/off/observed.json")):
+        ours = official.parent.parent / "our" / "observed.json"
+        if ours.exists():
+            name = official.parent.parent.name
+            differences = compare(json.loads(official.read_text()), json.loads(ours.read_text()))
+            found[name] = [d for d in differences if not any(i.explains(name, d.path) for i in INTENTIONAL)]
+    if not found:
+        raise SystemExit(f"no <program>/off/observed.json with its our/observed.json under {directory}")
+    return found
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("programs", nargs="*", help="program names or shell patterns")
@@ -64,7 +82,13 @@ def main() -> int:
     parser.add_argument("--self", choices=("official", "ours"), help="run this package on both sides")
     parser.add_argument("--dump", type=Path, help="write both sides' normalised documents here")
     parser.add_argument("--jobs", type=int, default=2, help="programs at once (default 2)")
+    parser.add_argument("--summary", action="store_true", help="end with the differences grouped across programs")
+    parser.add_argument("--from", dest="source", type=Path, help="do not run: read the observed.json pairs kept under this directory")
     args = parser.parse_args()
+
+    if args.source:
+        print(summarise(_kept(args.source)))
+        return 0
 
     if args.list or not args.programs:
         for entry in entries():
@@ -72,8 +96,9 @@ def main() -> int:
         return 0
     selected = [e for e in _select(args.programs) if e.skip is None]
     sides = (args.self, args.self) if args.self else ("official", "ours")
-    root = Path(tempfile.mkdtemp(prefix="twin-"))
+    root = runs_root()
     failed = 0
+    unexplained = {}
     started = time.monotonic()
     with ThreadPoolExecutor(args.jobs) as pool:
         for entry, twin in zip(selected, pool.map(lambda e: _run(e, root, sides), selected)):
@@ -81,11 +106,14 @@ def main() -> int:
             print(verdict.text(twin), flush=True)
             print(f"  ({twin.official.seconds:.1f}s / {twin.ours.seconds:.1f}s)\n")
             failed += not verdict.ok
+            unexplained[entry.name] = verdict.unexplained
             if args.dump:
                 args.dump.mkdir(parents=True, exist_ok=True)
                 for side in (twin.official, twin.ours):
                     name = f"{entry.name}.{side.run_dir.name}.json"
                     (args.dump / name).write_text(json.dumps(observe(side), indent=1, ensure_ascii=False), encoding="utf-8")
+    if args.summary:
+        print(summarise(unexplained), end="\n\n")
     print(f"{len(selected) - failed} of {len(selected)} without unexplained differences, {time.monotonic() - started:.0f}s")
     return 1 if failed else 0
 

@@ -9,6 +9,7 @@ with ours, each side in a fresh directory::
     <root>/<off|our>/home/      HOME and CLAUDE_CONFIG_DIR (home/.claude)
     <root>/<off|our>/bin/claude a recording wrapper of the pinned binary, first on PATH
     <root>/<off|our>/spawns/    one directory per start of the binary: argv, env, stdin, stdout
+    <root>/<off|our>/model-requests  one line per main-loop request the model got
 
 The wrapper hands the binary the exact environment it was given and becomes
 it (``exec``), so signals and exit codes are the binary's own; ``tee`` copies
@@ -35,7 +36,9 @@ from claude_wrap.testing import RecordedRequest, Reply, ScriptedModel, reply_fro
 HERE = Path(__file__).resolve().parent
 RUNNER = HERE / "twin_runner.py"
 SIDES = ("official", "ours")
-DEFAULT_TIMEOUT = 60.0
+DEFAULT_TIMEOUT = 120.0
+# Where twin.main_requests() in the program finds the model's main-loop requests.
+REQUESTS_LOG_ENV = "TWIN_MODEL_REQUESTS"
 # Names of equal length: path lengths reach the model (and file sizes).
 _RUN_DIRS = {"official": "off", "ours": "our"}
 
@@ -288,8 +291,17 @@ def run_side(program: Program, side: str, *, python: Path, binary: Path, run_dir
     _write_wrapper(run_dir / "bin", spawns_dir, binary)
     record_path = run_dir / "record.json"
     replies = [_reply(_fill(r, run_dir / "work")) for r in program.replies]
-    with ScriptedModel(*replies) as model:
+    requests_log = run_dir / "model-requests"
+    requests_log.touch()
+
+    def log_request(request: RecordedRequest) -> None:
+        if request.is_main:
+            with requests_log.open("a", encoding="utf-8") as log:
+                log.write(f"{request.last_user_text[:60]!r}\n")
+
+    with ScriptedModel(*replies, on_request=log_request) as model:
         env = _environment(model, run_dir, program)
+        env[REQUESTS_LOG_ENV] = str(requests_log)
         command = _runner_command(program, side, python, script, record_path, ours_root)
         started = time.monotonic()
         process = subprocess.Popen(
@@ -332,7 +344,7 @@ def run_side(program: Program, side: str, *, python: Path, binary: Path, run_dir
         requests=requests,
         unused_replies=unused,
         seconds=seconds,
-        replacements={base_url: "<model-url>"},
+        replacements={base_url: "<model-url>", base_url.split("://", 1)[1]: "<model-host>"},
     )
 
 

@@ -141,3 +141,25 @@ def render(program: str, differences: Sequence[Difference], *, limit: int = 80) 
             lines += render_one(difference)
             shown += 1
     return "\n".join(lines)
+
+
+def pattern_of(path: str) -> str:
+    """``path`` with every list index as ``[*]``: the same difference in another message."""
+    return re.sub(r"\[\+?\d+\]", "[*]", path)
+
+
+def summarise(by_program: dict[str, Sequence[Difference]], *, programs_shown: int = 6) -> str:
+    """Differences grouped by path pattern across programs, most widespread first."""
+    groups: dict[str, list[tuple[str, Difference]]] = {}
+    for program, differences in by_program.items():
+        for difference in differences:
+            groups.setdefault(pattern_of(difference.path), []).append((program, difference))
+    lines = [f"{len(groups)} kinds of difference across {sum(1 for d in by_program.values() if d)} program(s)"]
+    for pattern, found in sorted(groups.items(), key=lambda kv: (-len({p for p, _ in kv[1]}), kv[0])):
+        names = sorted({p for p, _ in found})
+        more = f" and {len(names) - programs_shown} more" if len(names) > programs_shown else ""
+        lines.append(f"\n{pattern}  ({len(names)} program(s): {', '.join(names[:programs_shown])}{more})")
+        program, first = found[0]
+        lines.append(f"  e.g. in {program}:")
+        lines += render_one(first)[1:]
+    return "\n".join(lines)

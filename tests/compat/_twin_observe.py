@@ -11,7 +11,7 @@ compared with the other side's:
     what it printed, line by line;
 ``spawns``
     each start of the binary: argv (as options, in any order), environment,
-    every stdin line (parsed),
+    every stdin line (parsed, by frame type),
     and whether it was still running after the program exited;
 ``model``
     the requests the scripted model received: main-loop requests in full
@@ -70,6 +70,11 @@ _SUBSTITUTIONS = [
     # A message's repr() or dict printed by the program.
     (re.compile(r"\b(duration_ms|duration_api_ms)(=|': |\": |>)\d+"), r"\1\2<n>"),
 ]
+# A warning's location is a file of the package that issued it.
+_WARNING_LOCATION = re.compile(r"^\S+\.py:\d+: (\w+): ", re.MULTILINE)
+_WARNING_SOURCE = re.compile(r"^(<warning> \w+: .*\n)  \S.*\n", re.MULTILINE)
+# The last line of a traceback names the exception's module, which differs by package name.
+_EXCEPTION_MODULE = re.compile(r"^(?:claude_agent_sdk|claude_wrap)(?:\.\w+)*\.(\w+)(?=: |$)", re.MULTILINE)
 # asyncio complains at random, on either side, when a subprocess transport
 # is collected after its event loop closed; it says nothing about the package.
 _LOOP_CLOSED_NOISE = re.compile(
@@ -170,13 +175,35 @@ def _options(argv: list[str]) -> dict[str, Any]:
     return {"positional": positional, "options": dict(sorted(options.items()))}
 
 
+def _stdin(lines: list[str]) -> dict[str, list[Any]]:
+    """stdin lines by frame type, each kind in order.
+
+    Answers to the binary's requests and the user's messages are written
+    from different tasks, so their order relative to each other is timing;
+    within one kind it is the package's.
+    """
+    kinds: dict[str, list[Any]] = {}
+    for line in lines:
+        frame = _json_line(line)
+        kind = frame.get("type") if isinstance(frame, dict) and isinstance(frame.get("type"), str) else "other"
+        kinds.setdefault(kind, []).append(frame)
+    return kinds
+
+
 def _spawn(spawn: Spawn) -> dict[str, Any]:
     return {
         "argv": _options(spawn.argv),
         "env": dict(sorted(spawn.env.items())),
-        "stdin": [_json_line(line) for line in spawn.stdin],
+        "stdin": _stdin(spawn.stdin),
         "alive_after_exit": spawn.alive_after_exit,
     }
+
+
+def _stderr(text: str) -> str:
+    text = _LOOP_CLOSED_NOISE.sub("", text)
+    text = _EXCEPTION_MODULE.sub(r"<package>.\1", text)
+    text = _WARNING_LOCATION.sub(r"<warning> \1: ", text)
+    return _WARNING_SOURCE.sub(r"\1", text)
 
 
 def _main_request(request: RecordedRequest) -> dict[str, Any]:
@@ -228,7 +255,7 @@ def observe(side: SideResult) -> dict[str, Any]:
         "exception": record.get("exception"),
         "events": record.get("events", []),
         "stdout": side.stdout,
-        "stderr": _LOOP_CLOSED_NOISE.sub("", side.stderr),
+        "stderr": _stderr(side.stderr),
         "spawns": [_spawn(s) for s in side.spawns],
         "model": {
             "main": [_main_request(r) for r in side.requests if r.is_main and not _agent_of(r)],

@@ -17,6 +17,8 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -28,6 +30,22 @@ HERE = Path(__file__).resolve().parent
 OWN = HERE / "programs"
 EXAMPLE_SPECS = HERE / "examples"
 ROOT = HERE.parent.parent
+
+
+def runs_root(name: str | None = None) -> Path:
+    """A fresh directory for runs under build/twins/ (``name``: replaces the last one of that name).
+
+    Not the system temp dir: programs see their paths, and some official
+    examples treat paths under /tmp/ specially.
+    """
+    base = ROOT / "build" / "twins"
+    base.mkdir(parents=True, exist_ok=True)
+    if name is None:
+        return Path(tempfile.mkdtemp(dir=base, prefix="run-"))
+    root = base / name
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir()
+    return root
 
 
 def official_venv() -> ModuleType:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from _twin import SideResult, Twin
@@ -62,7 +63,13 @@ def _problems(program_exit: int, official: SideResult) -> list[str]:
 
 
 def report(twin: Twin) -> Report:
-    differences = compare(observe(twin.official), observe(twin.ours))
+    """Compare the two sides; each side's document is kept as observed.json in its run directory."""
+    documents = []
+    for side in (twin.official, twin.ours):
+        document = observe(side)
+        (side.run_dir / "observed.json").write_text(json.dumps(document, indent=1, ensure_ascii=False), encoding="utf-8")
+        documents.append(document)
+    differences = compare(*documents)
     name = twin.program.name
     racy = [Intentional("*", path, reason) for path, reason in twin.program.unstable.items()]
     unstable = [d for d in differences if any(r.explains(name, d.path) for r in racy)]

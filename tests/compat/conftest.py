@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from _twin_pool import TwinPool
-from _twin_programs import Entry, official_venv
+from _twin_programs import Entry, official_venv, runs_root
 
 
 @pytest.fixture(scope="session")
@@ -32,7 +32,6 @@ def twins(
     official_python: Path,
     official_examples: Path,
     cli_path: str,
-    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[TwinPool]:
     selected = [
         item.callspec.params["entry"]
@@ -45,7 +44,7 @@ def twins(
         official_python=official_python,
         examples=official_examples,
         binary=Path(cli_path),
-        root=tmp_path_factory.mktemp("twins"),
+        root=runs_root("tests"),
     )
     yield pool
     pool.close()

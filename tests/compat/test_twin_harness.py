@@ -97,7 +97,17 @@ def test_observe_numbers_ids_by_first_appearance_and_hides_the_run_dir(tmp_path:
     assert fields[0]["cwd"] == "<run>/work"
     assert document["spawns"][0]["argv"]["options"] == {"--model": ["m"], "--verbose": [True]}
     assert document["spawns"][0]["env"] == {"HOME": "<run>/home"}
-    assert document["spawns"][0]["stdin"] == [{"request_id": "<request_id:1>"}]
+    assert document["spawns"][0]["stdin"] == {"other": [{"request_id": "<request_id:1>"}]}
+
+
+def test_observe_keeps_warnings_and_exceptions_but_not_where_each_package_raised_them(tmp_path: Path) -> None:
+    stderr = (
+        "/venv/site-packages/claude_agent_sdk/types.py:2405: CanUseToolShadowedWarning: can_use_tool is shadowed\n"
+        "  _warn_if_can_use_tool_shadowed(options)\n"
+        "claude_agent_sdk._errors.ProcessError: Command failed\n"
+    )
+    document = observe(_side(tmp_path, stderr=stderr))
+    assert document["stderr"] == "<warning> CanUseToolShadowedWarning: can_use_tool is shadowed\n<package>.ProcessError: Command failed\n"
 
 
 def test_observe_drops_asyncio_loop_closed_noise_only(tmp_path: Path) -> None:

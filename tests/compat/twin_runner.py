@@ -20,7 +20,9 @@ What it does to the program's world, and nothing more:
 * both: ``query()``, ``ClaudeSDKClient.receive_messages()`` and
   ``receive_response()`` record every message they yield (once, even when one
   calls the other), and a module ``twin`` offers ``note(label, value)`` for
-  programs to record what other calls return.
+  programs to record what other calls return, and ``await
+  main_requests(n)`` to wait until the scripted model got n main-loop
+  requests.
 
 The record (JSON) holds the events in order and the exception that ended the
 program, if any; the full traceback goes to ``OUT.json.traceback`` because its
@@ -32,6 +34,7 @@ from __future__ import annotations
 import argparse
 import ast
 import asyncio
+import builtins
 import dataclasses
 import enum
 import functools
@@ -39,14 +42,14 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
-import builtins
 import json
+import os
 import re
 import runpy
 import sys
 import traceback
 import types
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -177,21 +180,36 @@ def _recording(make: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap a function that returns an async iterator so each item is recorded."""
 
     @functools.wraps(make)
-    def wrapper(*args: Any, **kwargs: Any) -> AsyncIterator[Any]:
-        return _record_items(make(*args, **kwargs))
+    def wrapper(*args: Any, **kwargs: Any) -> _Recorded:
+        return _Recorded(make(*args, **kwargs))
 
     return wrapper
 
 
-async def _record_items(inner: Any) -> AsyncIterator[Any]:
-    try:
-        async for item in inner:
-            RECORDER.message(item)
-            yield item
-    finally:
-        close = getattr(inner, "aclose", None)
-        if close is not None:
-            await close()
+class _Recorded:
+    """Records what an async iterator yields and is otherwise that iterator.
+
+    Not an async generator of its own: the event loop tracks and finalizes
+    only the package's generator, as it would without the harness (a
+    wrapping generator would be closed alongside it at shutdown, and
+    closing the inner one from there races the loop closing it too).
+    """
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def __aiter__(self) -> _Recorded:
+        return self
+
+    async def __anext__(self) -> Any:
+        item = await self._inner.__anext__()
+        RECORDER.message(item)
+        return item
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)  # aclose, asend, athrow, ag_frame...
 
 
 def _install_recording(package: types.ModuleType) -> None:
@@ -201,9 +219,24 @@ def _install_recording(package: types.ModuleType) -> None:
         setattr(client, name, _recording(getattr(client, name)))
 
 
+async def main_requests(count: int = 1, timeout: float = 60.0) -> None:
+    """Wait until the scripted model got ``count`` main-loop requests.
+
+    For programs that must act while a request is in flight (an interrupt,
+    a cancellation): sleeping instead races the binary on a busy machine.
+    """
+    import anyio  # both packages depend on it; this works under asyncio and trio
+
+    log = Path(os.environ["TWIN_MODEL_REQUESTS"])
+    with anyio.fail_after(timeout):
+        while len(log.read_text(encoding="utf-8").splitlines()) < count:
+            await anyio.sleep(0.05)
+
+
 def _install_note_module() -> None:
-    module = types.ModuleType("twin", "Record values for the twin harness: note(label, value).")
+    module = types.ModuleType("twin", "For programs under the twin harness: note(label, value), await main_requests(n).")
     module.note = RECORDER.note  # type: ignore[attr-defined]
+    module.main_requests = main_requests  # type: ignore[attr-defined]
     sys.modules["twin"] = module
 
 
