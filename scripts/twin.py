@@ -12,7 +12,9 @@ The same harness as ``tests/compat`` (``make test`` runs it as the
                                                          # (the tests' twins directory, or one of ours)
 
 ``--self SIDE`` runs one package twice: a difference there is noise the
-normalisation misses, not a difference between the packages. The exit
+normalisation misses, not a difference between the packages. The official
+side comes from build/twin-cache when nothing it depends on changed
+(``--no-cache`` runs it anyway). The exit
 status is 1 when any program shows a difference no entry in
 tests/compat/intentional.py explains.
 """
@@ -31,7 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "compat")]
 
 from _twin import Twin, run_side  # noqa: E402
+from _twin_cache import run_twin_cached  # noqa: E402
 from _twin_diff import compare, summarise  # noqa: E402
+from _twin_pool import CACHE  # noqa: E402
 from _twin_observe import observe  # noqa: E402
 from _twin_programs import Entry, entries, load, official_venv, runs_root  # noqa: E402
 from _twin_report import report  # noqa: E402
@@ -49,10 +53,12 @@ def _select(patterns: list[str]) -> list[Entry]:
     return chosen
 
 
-def _run(entry: Entry, root: Path, sides: tuple[str, str]) -> Twin:
+def _run(entry: Entry, root: Path, sides: tuple[str, str], cache: Path | None) -> Twin:
     program = load(entry, Path(official_venv().ensure_examples()))
     pythons = {"official": Path(official_venv().ensure_venv()), "ours": Path(sys.executable)}
     binary = find_binary()
+    if sides == ("official", "ours"):
+        return run_twin_cached(program, official_python=pythons["official"], binary=binary, root=root / entry.name, ours_root=ROOT, cache=cache)
     with ThreadPoolExecutor(2) as pool:
         first, second = (
             pool.submit(run_side, program, side, python=pythons[side], binary=binary, run_dir=root / entry.name / name, ours_root=ROOT)
@@ -83,6 +89,7 @@ def main() -> int:
     parser.add_argument("--dump", type=Path, help="write both sides' normalised documents here")
     parser.add_argument("--jobs", type=int, default=2, help="programs at once (default 2)")
     parser.add_argument("--summary", action="store_true", help="end with the differences grouped across programs")
+    parser.add_argument("--no-cache", action="store_true", help="run the official side even when build/twin-cache has it")
     parser.add_argument("--from", dest="source", type=Path, help="do not run: read the observed.json pairs kept under this directory")
     args = parser.parse_args()
 
@@ -101,10 +108,12 @@ def main() -> int:
     unexplained = {}
     started = time.monotonic()
     with ThreadPoolExecutor(args.jobs) as pool:
-        for entry, twin in zip(selected, pool.map(lambda e: _run(e, root, sides), selected)):
+        cache = None if args.no_cache else CACHE
+        for entry, twin in zip(selected, pool.map(lambda e: _run(e, root, sides, cache), selected)):
             verdict = report(twin)
             print(verdict.text(twin), flush=True)
-            print(f"  ({twin.official.seconds:.1f}s / {twin.ours.seconds:.1f}s)\n")
+            cached = " (official side from the cache)" if twin.official.document is not None else ""
+            print(f"  ({twin.official.seconds:.1f}s / {twin.ours.seconds:.1f}s){cached}\n")
             failed += not verdict.ok
             unexplained[entry.name] = verdict.unexplained
             if args.dump:

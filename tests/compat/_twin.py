@@ -140,6 +140,23 @@ class SideResult:
     seconds: float
     # Literal strings that stand for the same thing on both sides.
     replacements: dict[str, str] = field(default_factory=dict)
+    # The observed document, when it comes from an earlier run (see _twin_cache).
+    document: dict[str, Any] | None = None
+    # Main-loop requests that found no reply queued (kept when requests are not).
+    unexpected: int = 0
+
+    def problems(self, expect_exit: int) -> list[str]:
+        """Why this run does not fit its script (meaningful for the official side)."""
+        problems = []
+        if self.timed_out:
+            problems.append(f"it timed out after {self.seconds:.0f}s")
+        elif self.exit_code != expect_exit:
+            problems.append(f"it exited with {self.exit_code}, the spec expects {expect_exit}")
+        if self.unexpected:
+            problems.append(f"{self.unexpected} main-loop request(s) found no reply queued")
+        if self.unused_replies:
+            problems.append(f"{self.unused_replies} scripted reply(ies) were never used")
+        return problems
 
 
 @dataclass
@@ -342,21 +359,34 @@ def run_side(program: Program, side: str, *, python: Path, binary: Path, run_dir
         traceback=traceback_path.read_text(encoding="utf-8") if traceback_path.exists() else "",
         spawns=spawns,
         requests=requests,
+        unexpected=sum(1 for r in requests if r.unexpected),
         unused_replies=unused,
         seconds=seconds,
         replacements={base_url: "<model-url>", base_url.split("://", 1)[1]: "<model-host>"},
     )
 
 
-def run_twin(program: Program, *, official_python: Path, binary: Path, root: Path, ours_root: Path) -> Twin:
-    """Run ``program`` on both packages at once, under ``root/off`` and ``root/our``."""
+def run_twin(
+    program: Program,
+    *,
+    official_python: Path,
+    binary: Path,
+    root: Path,
+    ours_root: Path,
+    official: SideResult | None = None,
+) -> Twin:
+    """Run ``program`` on both packages at once, under ``root/off`` and ``root/our``.
+
+    ``official``: the official side from an earlier run; only ours runs.
+    """
     pythons = {"official": official_python, "ours": Path(sys.executable)}
-    with ThreadPoolExecutor(len(SIDES)) as pool:
+    sides = [side for side in SIDES if side != "official" or official is None]
+    with ThreadPoolExecutor(len(sides)) as pool:
         futures = {
             side: pool.submit(
                 run_side, program, side, python=pythons[side], binary=binary, run_dir=root / _RUN_DIRS[side], ours_root=ours_root
             )
-            for side in SIDES
+            for side in sides
         }
         results = {side: future.result() for side, future in futures.items()}
-    return Twin(program, results["official"], results["ours"])
+    return Twin(program, official or results["official"], results["ours"])

@@ -248,6 +248,8 @@ def _other_request(request: RecordedRequest) -> str:
 
 def observe(side: SideResult) -> dict[str, Any]:
     """The normalised document of one side (see the module docstring)."""
+    if side.document is not None:
+        return side.document
     record = side.record
     document: dict[str, Any] = {
         "exit_code": side.exit_code,

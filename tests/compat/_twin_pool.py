@@ -2,6 +2,8 @@
 
 Most of a run is waiting on the binary and the scripted model, so several
 programs share the machine well. ``TWIN_WORKERS`` sets how many run at once.
+The official sides come from build/twin-cache when nothing changed (see
+_twin_cache).
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from _twin import Twin, run_twin
+from _twin import Twin
+from _twin_cache import run_twin_cached
 from _twin_programs import ROOT, Entry, load
 
 WORKERS = int(os.environ.get("TWIN_WORKERS", "4"))
+CACHE = ROOT / "build" / "twin-cache"
 
 
 class TwinPool:
@@ -25,7 +29,13 @@ class TwinPool:
         for entry in entries:
             program = load(entry, examples)
             self._futures[entry.name] = self._executor.submit(
-                run_twin, program, official_python=official_python, binary=binary, root=root / entry.name, ours_root=ROOT
+                run_twin_cached,
+                program,
+                official_python=official_python,
+                binary=binary,
+                root=root / entry.name,
+                ours_root=ROOT,
+                cache=CACHE,
             )
 
     def result(self, entry: Entry) -> Twin:

@@ -33,12 +33,16 @@ ROOT = HERE.parent.parent
 
 
 def runs_root(name: str | None = None) -> Path:
-    """A fresh directory for runs under build/twins/ (``name``: replaces the last one of that name).
+    """A fresh directory for runs (``name``: replaces the last one of that name).
 
-    Not the system temp dir: programs see their paths, and some official
-    examples treat paths under /tmp/ specially.
+    In claude_wrap's user cache directory (``twins/``): outside any git
+    checkout and any project the binary would read settings or CLAUDE.md
+    from, and not under /tmp/, which one official example treats specially.
+    Runs outlive the test session there, for a look after a failure.
     """
-    base = ROOT / "build" / "twins"
+    from claude_wrap._binary import cache_root
+
+    base = cache_root() / "twins"
     base.mkdir(parents=True, exist_ok=True)
     if name is None:
         return Path(tempfile.mkdtemp(dir=base, prefix="run-"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from _twin import SideResult, Twin
+from _twin import Twin
 from _twin_diff import Difference, compare, render
 from _twin_observe import observe
 from intentional import INTENTIONAL, Intentional
@@ -37,7 +37,7 @@ class Report:
             lines.append(f"({len(self.explained)} intentional difference(s) not shown)")
         if self.unstable:
             lines.append(f"({len(self.unstable)} difference(s) at paths the spec marks unstable not shown)")
-        lines.append(f"runs kept in {twin.official.run_dir.parent}; rerun: python scripts/twin.py {self.program}")
+        lines.append(f"runs kept in {twin.ours.run_dir.parent}; rerun: python scripts/twin.py {self.program}")
         return "\n".join(line for line in lines if line)
 
 
@@ -48,26 +48,14 @@ def _tail(title: str, text: str, lines: int = 15) -> str:
     return f"  {title} (last {lines} lines):\n{body}"
 
 
-def _problems(program_exit: int, official: SideResult) -> list[str]:
-    problems = []
-    if official.timed_out:
-        problems.append(f"it timed out after {official.seconds:.0f}s")
-    elif official.exit_code != program_exit:
-        problems.append(f"it exited with {official.exit_code}, the spec expects {program_exit}")
-    unexpected = sum(1 for r in official.requests if r.unexpected)
-    if unexpected:
-        problems.append(f"{unexpected} main-loop request(s) found no reply queued")
-    if official.unused_replies:
-        problems.append(f"{official.unused_replies} scripted reply(ies) were never used")
-    return problems
-
-
 def report(twin: Twin) -> Report:
     """Compare the two sides; each side's document is kept as observed.json in its run directory."""
     documents = []
-    for side in (twin.official, twin.ours):
+    for side, name in ((twin.official, "off"), (twin.ours, "our")):
         document = observe(side)
-        (side.run_dir / "observed.json").write_text(json.dumps(document, indent=1, ensure_ascii=False), encoding="utf-8")
+        kept = twin.ours.run_dir.parent / name / "observed.json"
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        kept.write_text(json.dumps(document, indent=1, ensure_ascii=False), encoding="utf-8")
         documents.append(document)
     differences = compare(*documents)
     name = twin.program.name
@@ -76,7 +64,7 @@ def report(twin: Twin) -> Report:
     explained = [d for d in differences if d not in unstable and any(i.explains(name, d.path) for i in INTENTIONAL)]
     return Report(
         program=name,
-        problems=tuple(_problems(twin.program.expect_exit, twin.official)),
+        problems=tuple(twin.official.problems(twin.program.expect_exit)),
         unexplained=tuple(d for d in differences if d not in explained and d not in unstable),
         explained=tuple(explained),
         unstable=tuple(unstable),

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _twin import RUNNER, SideResult, Spawn
+import _twin_cache
+from _twin import RUNNER, Program, SideResult, Spawn
 from _twin_diff import ABSENT, Difference, compare, render
 from _twin_observe import observe
 from _twin_programs import ROOT
@@ -148,3 +149,26 @@ def test_intentional_patterns_take_brackets_literally() -> None:
     assert not entry.explains("example-a", "spawns[0].env.X")
     assert not entry.explains("own-a", "spawns0.env.X")
     assert not entry.explains("own-a", "spawns[0].env.XY")
+
+
+def test_the_cache_keeps_fitting_official_runs_under_a_key_of_what_they_depend_on(tmp_path: Path, official_python: Path) -> None:
+    source = tmp_path / "p.py"
+    source.write_text("print('hi')\n")
+    binary = tmp_path / "claude"
+    binary.write_text("")
+    program = Program.from_spec("own-p", source, "programs", {"replies": ["Hi."]})
+    changed = Program.from_spec("own-p", source, "programs", {"replies": ["Hello."]})
+    key = _twin_cache.key(program, official_python=official_python, binary=binary)
+    assert key == _twin_cache.key(program, official_python=official_python, binary=binary)
+    assert key != _twin_cache.key(changed, official_python=official_python, binary=binary)
+
+    cache = tmp_path / "cache"
+    assert _twin_cache.load(cache, program, key) is None
+    _twin_cache.store(cache, program, key, _side(tmp_path, exit_code=3))  # does not fit: not kept
+    assert _twin_cache.load(cache, program, key) is None
+    _twin_cache.store(cache, program, key, _side(tmp_path, stdout="hi\n"))
+    kept = _twin_cache.load(cache, program, key)
+    assert kept is not None and kept.problems(0) == []
+    assert observe(kept)["stdout"] == "hi\n"
+    source.write_text("print('changed')\n")
+    assert key != _twin_cache.key(program, official_python=official_python, binary=binary)
