@@ -8,6 +8,7 @@ _twin_cache).
 
 from __future__ import annotations
 
+import json
 import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -20,13 +21,27 @@ WORKERS = int(os.environ.get("TWIN_WORKERS", "4"))
 CACHE = ROOT / "build" / "twin-cache"
 
 
+# How long each program took last time: the longest start first, so none is
+# left running alone at the end. Unknown ones count as longest.
+DURATIONS = CACHE / "durations.json"
+
+
+def _durations() -> dict[str, float]:
+    try:
+        known = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in known.items()} if isinstance(known, dict) else {}
+
+
 class TwinPool:
     """Runs the selected programs in the background; `result` waits for one."""
 
     def __init__(self, entries: list[Entry], *, official_python: Path, examples: Path, binary: Path, root: Path) -> None:
         self._executor = ThreadPoolExecutor(WORKERS, thread_name_prefix="twin")
         self._futures: dict[str, Future[Twin]] = {}
-        for entry in entries:
+        known = _durations()
+        for entry in sorted(entries, key=lambda e: -known.get(e.name, float("inf"))):
             program = load(entry, examples)
             self._futures[entry.name] = self._executor.submit(
                 run_twin_cached,
@@ -43,3 +58,11 @@ class TwinPool:
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+        durations = _durations()
+        for name, future in self._futures.items():
+            if future.done() and not future.cancelled() and future.exception() is None:
+                twin = future.result()
+                ran = [twin.ours.seconds] + ([twin.official.seconds] if twin.official.document is None else [])
+                durations[name] = round(max(ran), 1)
+        DURATIONS.parent.mkdir(parents=True, exist_ok=True)
+        DURATIONS.write_text(json.dumps(durations, indent=1, sort_keys=True), encoding="utf-8")
