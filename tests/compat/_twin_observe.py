@@ -46,8 +46,8 @@ _VOLATILE_KEYS = re.compile(
 )
 # Values that are ids whatever their shape (each package makes its own).
 _ID_KEYS = frozenset({"request_id"})
-# Values that are one random token per machine or run.
-_TOKEN_KEYS = frozenset({"device_id", "CLAUDE_WRAP_RUN"})
+# Values that are one random token per machine or run, or the package's own version.
+_TOKEN_KEYS = frozenset({"device_id", "CLAUDE_WRAP_RUN", "CLAUDE_AGENT_SDK_VERSION"})
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("uuid", re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")),
