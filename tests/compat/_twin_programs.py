@@ -32,6 +32,9 @@ EXAMPLE_SPECS = HERE / "examples"
 ROOT = HERE.parent.parent
 
 
+_KEEP_RUNS = 3
+
+
 def runs_root(name: str | None = None) -> Path:
     """A fresh directory for runs (``name``: replaces the last one of that name).
 
@@ -45,6 +48,9 @@ def runs_root(name: str | None = None) -> Path:
     base = cache_root() / "twins"
     base.mkdir(parents=True, exist_ok=True)
     if name is None:
+        # A full run keeps some 70 MB of transcripts: keep the last few only.
+        for old in sorted(base.glob("run-*"), key=lambda p: p.stat().st_mtime)[:-_KEEP_RUNS]:
+            shutil.rmtree(old, ignore_errors=True)
         return Path(tempfile.mkdtemp(dir=base, prefix="run-"))
     root = base / name
     shutil.rmtree(root, ignore_errors=True)
