@@ -5,7 +5,7 @@ equal length item by item; lists of different lengths are first aligned on a
 short signature of each item (a message's class and subtype, a stdin frame's
 type, a printed line), so one extra message shows as one extra message and
 not as every later one changed. A difference is a path such as
-``events[3].message.fields.content[0].fields.text`` (index on the official
+``messages[3].fields.content[0].fields.text`` (index on the official
 side; ``[+N]`` is an item only ours has, at its index N) and the two values.
 """
 

@@ -5,8 +5,10 @@ compared with the other side's:
 
 ``exit_code``, ``timed_out``, ``exception``
     how the program ended (exception: class, MRO names, ``str()``, attributes);
-``events``
-    every message the program received, in order, and its ``twin.note`` values;
+``messages``, ``notes``
+    every message the program received, in order, and its ``twin.note``
+    values, in order (apart: a note from a hook or a permission callback
+    races the message the program is reading at the time);
 ``stdout``, ``stderr``
     what it printed, line by line;
 ``spawns``
@@ -255,7 +257,8 @@ def observe(side: SideResult) -> dict[str, Any]:
         "exit_code": side.exit_code,
         "timed_out": side.timed_out,
         "exception": record.get("exception"),
-        "events": record.get("events", []),
+        "messages": [e["message"] for e in record.get("events", []) if "message" in e],
+        "notes": [e for e in record.get("events", []) if "note" in e],
         "stdout": side.stdout,
         "stderr": _stderr(side.stderr),
         "spawns": [_spawn(s) for s in side.spawns],
@@ -270,7 +273,7 @@ def observe(side: SideResult) -> dict[str, Any]:
     return _Normaliser(side).value(document)
 
 
-SECTIONS: tuple[str, ...] = ("exit_code", "timed_out", "exception", "events", "stdout", "stderr", "spawns", "model")
+SECTIONS: tuple[str, ...] = ("exit_code", "timed_out", "exception", "messages", "notes", "stdout", "stderr", "spawns", "model")
 
 
 def section_of(path: str) -> str:

@@ -92,7 +92,7 @@ def test_observe_numbers_ids_by_first_appearance_and_hides_the_run_dir(tmp_path:
     spawn = Spawn(start=0, pid=42, argv=["--model", "m", "--verbose"], env={"HOME": f"{tmp_path}/off/home"}, stdin=['{"request_id": "req_1_ab"}'], stdout=[])
     document = observe(_side(tmp_path, record={"events": events, "exception": None}, spawns=[spawn]))
 
-    fields = [e["message"]["fields"] for e in document["events"]]
+    fields = [m["fields"] for m in document["messages"]]
     assert [f["session_id"] for f in fields] == ["<uuid:1>", "<uuid:2>", "<uuid:1>"]
     assert fields[0]["duration_ms"] == "<duration_ms>"
     assert fields[0]["cwd"] == "<run>/work"
@@ -124,11 +124,11 @@ def test_observe_drops_asyncio_loop_closed_noise_only(tmp_path: Path) -> None:
 
 
 def test_compare_aligns_an_extra_item_instead_of_shifting_every_later_one() -> None:
-    official = {"events": [{"class": "A"}, {"class": "B", "x": 1}, {"class": "C"}]}
-    ours = {"events": [{"class": "A"}, {"class": "Extra"}, {"class": "B", "x": 2}, {"class": "C"}]}
+    official = {"messages": [{"class": "A"}, {"class": "B", "x": 1}, {"class": "C"}]}
+    ours = {"messages": [{"class": "A"}, {"class": "Extra"}, {"class": "B", "x": 2}, {"class": "C"}]}
     assert compare(official, ours) == [
-        Difference("events[+1]", ABSENT, {"class": "Extra"}),
-        Difference("events[1].x", 1, 2),
+        Difference("messages[+1]", ABSENT, {"class": "Extra"}),
+        Difference("messages[1].x", 1, 2),
     ]
 
 
