@@ -123,23 +123,24 @@ def render_one(difference: Difference) -> list[str]:
     return out
 
 
-def render(program: str, differences: Sequence[Difference], *, limit: int = 80) -> str:
-    """A readable report of ``differences`` for ``program``, grouped by section."""
+def render(program: str, differences: Sequence[Difference], *, per_section: int = 25) -> str:
+    """A readable report of ``differences`` for ``program``, grouped by section.
+
+    At most ``per_section`` differences of each section are shown, so a long
+    list in one (every message's class) does not hide another (stderr).
+    """
     if not differences:
         return f"{program}: no differences"
     lines = [f"{program}: {len(differences)} difference(s) (official → claude_wrap)"]
-    shown = 0
     for section in SECTIONS + tuple(sorted({section_of(d.path) for d in differences} - set(SECTIONS))):
         group = [d for d in differences if section_of(d.path) == section]
         if not group:
             continue
         lines.append(f"[{section}]")
-        for difference in group:
-            if shown == limit:
-                lines.append(f"  … {len(differences) - limit} more")
-                return "\n".join(lines)
+        for difference in group[:per_section]:
             lines += render_one(difference)
-            shown += 1
+        if len(group) > per_section:
+            lines.append(f"  … {len(group) - per_section} more in [{section}] (scripts/twin.py --dump writes both documents)")
     return "\n".join(lines)
 
 
