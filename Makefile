@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test binary bench typecheck clean official bump
+.PHONY: demo test binary official bump bench typecheck clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,10 +15,15 @@ $(STAMP): pyproject.toml
 binary: $(STAMP)
 	$(PY) scripts/fetch_binary.py
 
+# The official claude-agent-sdk in build/official-venv, for the compatibility
+# tests and the benchmark (a development tool, never a dependency).
+official: $(STAMP)
+	$(PY) scripts/official_venv.py
+
 demo: binary
 	$(PY) scripts/demo.py
 
-test: binary
+test: binary official
 	bash scripts/ci_services.sh
 	$(PY) -m mypy
 	$(PY) -m pytest
@@ -26,20 +31,15 @@ test: binary
 bench: binary
 	$(PY) scripts/bench.py
 
-# The official claude-agent-sdk in its own venv under build/: a dev-time tool
-# for the surface record, the benchmark and the comparisons, never a dependency.
-OFFICIAL ?= 0.2.189
-OFFICIAL_VENV := build/official-venv
-OFFICIAL_PY := $(OFFICIAL_VENV)/bin/python
-
-official:
-	test -x $(OFFICIAL_PY) || $(PYTHON) -m venv $(OFFICIAL_VENV)
-	$(OFFICIAL_PY) -m pip install --quiet 'claude-agent-sdk==$(OFFICIAL)'
+OFFICIAL_PY := build/official-venv/bin/python
 
 # Pin the Claude Code the official package bundles (or VERSION=x.y.z), fetch
 # it, and rewrite both records; each prints what changed, and `make test`
-# fails on what the code has not caught up with.
-bump: $(STAMP) official
+# fails on what the code has not caught up with. OFFICIAL=x.y.z moves the
+# official package's pin first (scripts/official_venv.py holds it).
+bump: $(STAMP)
+	$(if $(OFFICIAL),$(PY) scripts/official_venv.py --pin $(OFFICIAL))
+	$(PY) scripts/official_venv.py
 	$(PY) scripts/bump_version.py $${VERSION:-$$($(OFFICIAL_PY) -c 'from claude_agent_sdk._cli_version import __cli_version__; print(__cli_version__)')}
 	$(PY) scripts/fetch_binary.py
 	$(PY) scripts/binary_facts.py --write

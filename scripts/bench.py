@@ -13,8 +13,8 @@ Three measurements:
    ``import claude_wrap``, and what a script pays before its first run
    (``from claude_wrap import query, ClaudeAgentOptions;
    ClaudeAgentOptions(max_turns=3)``), each beside the official package's
-   same line when its interpreter is found (``--official-python``,
-   ``$CLAUDE_WRAP_OFFICIAL_PYTHON``, or ``build/official-venv``). All
+   same line when its interpreter is found (``--official-python``, or
+   ``build/official-venv``, which ``make official`` makes). All
    variants are interleaved; wall-time and CPU-time medians are reported.
 2. One-prompt ``query()`` wall time against the bare binary, both driven by
    the same ``ScriptedModel`` and timed from start to process exit (both
@@ -29,8 +29,9 @@ Two more parts (``--only rss``, ``--only official``):
 * ``rss``: peak RSS growth (``ru_maxrss``) of a fresh Python process while
   one 100 MiB JSON line streams through ``SubprocessTransport`` and is decoded.
 * ``official``: the same one-prompt query through the official
-  ``claude-agent-sdk`` (in its own venv, ``--setup-official`` creates it) and
-  through ``claude_wrap``, interleaved.
+  ``claude-agent-sdk`` (in build/official-venv: ``make official`` or
+  ``--setup-official`` creates it, see scripts/official_venv.py) and through
+  ``claude_wrap``, interleaved, plus both import times.
 
 Nothing here asserts on time: it prints what it measured.
 """
@@ -774,15 +775,14 @@ def bench_rss() -> dict[str, Any]:
 # the official package, same query, same binary, same scripted model
 # ---------------------------------------------------------------------------
 
-OFFICIAL_VENV = ROOT / "build" / "official-venv"
-OFFICIAL_PYTHON_ENV = "CLAUDE_WRAP_OFFICIAL_PYTHON"
+# scripts/official_venv.py pins the official package and owns its venv.
+import official_venv  # noqa: E402 - scripts/ is sys.path[0] when this runs
 
 
-def official_python(given: str | None) -> Path | None:
+def official_python(given: str | None = None) -> Path | None:
     """The interpreter that has the official package: ``--official-python``,
-    else ``$CLAUDE_WRAP_OFFICIAL_PYTHON``, else the venv under ``build/``
-    (``None`` if there is none)."""
-    path = Path(given or os.environ.get(OFFICIAL_PYTHON_ENV) or OFFICIAL_VENV / "bin" / "python")
+    else the venv ``make official`` makes (``None`` if there is none)."""
+    path = Path(given) if given else official_venv.python()
     return path if path.exists() else None
 
 
@@ -806,13 +806,8 @@ anyio.run(main)
 
 
 def setup_official() -> int:
-    """Create the official package's venv under ``build/`` (kept apart from ours)."""
-    from claude_wrap._argv import AGENT_SDK_VERSION
-
-    subprocess.run([sys.executable, "-m", "venv", str(OFFICIAL_VENV)], check=True)
-    pip = [str(OFFICIAL_VENV / "bin" / "pip"), "install", "--quiet", f"claude-agent-sdk=={AGENT_SDK_VERSION}"]
-    subprocess.run(pip, check=True)
-    print(f"official SDK {AGENT_SDK_VERSION} installed in {OFFICIAL_VENV.relative_to(ROOT)}")
+    """Create the official package's venv (kept apart from ours) unless it is there."""
+    print(f"official SDK {official_venv.VERSION} installed in {official_venv.ensure_venv().parent.parent}")
     return 0
 
 
@@ -821,7 +816,7 @@ def bench_official(runs: int, python: Path | None) -> dict[str, Any]:
     from claude_wrap.testing import Reply, ScriptedModel
 
     if python is None:
-        print("official SDK not found: pass --official-python or run scripts/bench.py --setup-official", file=sys.stderr)
+        print("official SDK not installed: run `make official` (or scripts/bench.py --setup-official)", file=sys.stderr)
         return {"installed": False}
     cli = os.fspath(find_binary())
     ours: list[RunTiming] = []
@@ -1040,12 +1035,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--setup-official",
         action="store_true",
-        help="create build/official-venv with the official claude-agent-sdk, and exit",
+        help=f"create {official_venv.VENV.relative_to(official_venv.ROOT)} with the official claude-agent-sdk "
+        "for the 'official' part (as `make official` does), and exit",
     )
     parser.add_argument(
         "--official-python",
-        help=f"the interpreter that has the official package (default: ${OFFICIAL_PYTHON_ENV}, "
-        "else build/official-venv/bin/python)",
+        help="the interpreter that has the official package (default: build/official-venv/bin/python)",
     )
     args = parser.parse_args(argv)
     if args.setup_official:

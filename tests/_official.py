@@ -1,8 +1,7 @@
 """Run one program on the official ``claude-agent-sdk`` and on claude_wrap.
 
 The official package (a dev-time tool, never a dependency) lives in its own
-virtualenv, ``build/official-venv`` by default (``CLAUDE_WRAP_OFFICIAL_VENV``
-names another). ``run_official`` runs a script with that venv's own
+virtualenv, ``build/official-venv`` (``make official`` makes it). ``run_official`` runs a script with that venv's own
 interpreter. ``run``/``run_both`` run a program in a child process of our interpreter with
 that venv's site-packages appended to ``sys.path``: the official package
 comes from there, everything else from ours, so the same program can also
@@ -66,7 +65,7 @@ def emit(value):
 
 def official_venv() -> Path:
     """The official package's virtualenv (``make official`` creates it)."""
-    return Path(os.environ.get("CLAUDE_WRAP_OFFICIAL_VENV") or ROOT / "build" / "official-venv")
+    return ROOT / "build" / "official-venv"
 
 
 def official_python() -> Path:

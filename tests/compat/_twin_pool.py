@@ -1,0 +1,68 @@
+"""Run many programs' twins in the background, a few at a time.
+
+Most of a run is waiting on the binary and the scripted model, so several
+programs share the machine well. ``TWIN_WORKERS`` sets how many run at once.
+The official sides come from build/twin-cache when nothing changed (see
+_twin_cache).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+
+from _twin import Twin
+from _twin_cache import run_twin_cached
+from _twin_programs import ROOT, Entry, load
+
+WORKERS = int(os.environ.get("TWIN_WORKERS", "4"))
+CACHE = ROOT / "build" / "twin-cache"
+
+
+# How long each program took last time: the longest start first, so none is
+# left running alone at the end. Unknown ones count as longest.
+DURATIONS = CACHE / "durations.json"
+
+
+def _durations() -> dict[str, float]:
+    try:
+        known = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in known.items()} if isinstance(known, dict) else {}
+
+
+class TwinPool:
+    """Runs the selected programs in the background; `result` waits for one."""
+
+    def __init__(self, entries: list[Entry], *, official_python: Path, examples: Path, binary: Path, root: Path) -> None:
+        self._executor = ThreadPoolExecutor(WORKERS, thread_name_prefix="twin")
+        self._futures: dict[str, Future[Twin]] = {}
+        known = _durations()
+        for entry in sorted(entries, key=lambda e: -known.get(e.name, float("inf"))):
+            program = load(entry, examples)
+            self._futures[entry.name] = self._executor.submit(
+                run_twin_cached,
+                program,
+                official_python=official_python,
+                binary=binary,
+                root=root / entry.name,
+                ours_root=ROOT,
+                cache=CACHE,
+            )
+
+    def result(self, entry: Entry) -> Twin:
+        return self._futures[entry.name].result()
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        durations = _durations()
+        for name, future in self._futures.items():
+            if future.done() and not future.cancelled() and future.exception() is None:
+                twin = future.result()
+                ran = [twin.ours.seconds] + ([twin.official.seconds] if twin.official.document is None else [])
+                durations[name] = round(max(ran), 1)
+        DURATIONS.parent.mkdir(parents=True, exist_ok=True)
+        DURATIONS.write_text(json.dumps(durations, indent=1, sort_keys=True), encoding="utf-8")

@@ -1,0 +1,50 @@
+"""Fixtures of the twin harness: the official package, its examples, and a pool of runs.
+
+Every selected twin test's program starts as soon as the first one asks
+(see `TwinPool`), and each test then waits for its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from _twin_pool import TwinPool
+from _twin_programs import Entry, official_venv, runs_root
+
+
+@pytest.fixture(scope="session")
+def official_python() -> Path:
+    """The official package's interpreter (`make official` makes it; this does too, once)."""
+    return Path(official_venv().ensure_venv())
+
+
+@pytest.fixture(scope="session")
+def official_examples() -> Path:
+    """The pinned sdist's examples/, unpacked under build/."""
+    return Path(official_venv().ensure_examples())
+
+
+@pytest.fixture(scope="session")
+def twins(
+    request: pytest.FixtureRequest,
+    official_python: Path,
+    official_examples: Path,
+    cli_path: str,
+) -> Iterator[TwinPool]:
+    selected = [
+        item.callspec.params["entry"]
+        for item in request.session.items
+        if hasattr(item, "callspec") and isinstance(item.callspec.params.get("entry"), Entry)
+        and item.get_closest_marker("skip") is None
+    ]
+    pool = TwinPool(
+        selected,
+        official_python=official_python,
+        examples=official_examples,
+        binary=Path(cli_path),
+        root=runs_root("tests"),
+    )
+    yield pool
+    pool.close()

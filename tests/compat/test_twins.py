@@ -1,0 +1,51 @@
+"""The same program on the official package and on claude_wrap: same observations.
+
+Each test runs one program (an official example, or one of ours in
+programs/) on both packages against the same binary and the same scripted
+model, and fails with a readable diff on any difference that
+intentional.py does not explain. ``python scripts/twin.py NAME`` reruns one
+by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from _twin_pool import TwinPool
+from _twin_programs import EXAMPLE_SPECS, Entry, entries, example_units
+from _twin_report import report
+
+pytestmark = [pytest.mark.compat, pytest.mark.e2e]
+
+
+def _param(entry: Entry) -> object:
+    if entry.skip is None:
+        return pytest.param(entry, id=entry.name)
+    reason = re.sub(r"[^A-Za-z0-9]+", "-", entry.skip).strip("-")
+    return pytest.param(entry, id=f"{entry.name}-SKIPPED-{reason}", marks=pytest.mark.skip(reason=entry.skip))
+
+
+ENTRIES = entries()
+
+
+@pytest.mark.parametrize("entry", [_param(e) for e in ENTRIES])
+def test_same_observations(entry: Entry, twins: TwinPool) -> None:
+    twin = twins.result(entry)
+    verdict = report(twin)
+    if not verdict.ok:
+        pytest.fail(verdict.text(twin), pytrace=False)
+
+
+def test_every_example_has_a_spec(official_examples: Path) -> None:
+    """An example added to the pinned release fails here until it has a spec (or a skip with its reason)."""
+    offered = {f"{Path(file).with_suffix('').as_posix().replace('/', '.')}.{unit}" for file, units in example_units(official_examples).items() for unit in units}
+    specified = {e.name.removeprefix("example-") for e in ENTRIES if e.spec_path.parent == EXAMPLE_SPECS}
+    assert sorted(offered - specified) == [], "examples without a spec"
+    assert sorted(specified - offered) == [], "specs for examples the release does not have"
+
+
+def test_enough_programs_of_our_own() -> None:
+    own = [e for e in ENTRIES if e.spec_path.parent != EXAMPLE_SPECS and e.skip is None]
+    assert len(own) >= 20
