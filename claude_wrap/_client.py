@@ -19,7 +19,7 @@ from ._control_types import (
     RewindFilesResult,
     UsageResponse,
 )
-from ._exceptions import ClaudeSDKError, ProcessError, SessionStateError, TransportClosedError
+from ._exceptions import ClaudeSDKError, CLIConnectionError, ProcessError, SessionStateError, TransportClosedError
 from ._messages import Message, ResultMessage
 from ._options import ClaudeAgentOptions, PermissionMode, copy_with
 from ._protocol import Session
@@ -163,7 +163,7 @@ class ClaudeSDKClient:
         constructor, which cannot be started twice.
         """
         if self._closed:
-            raise SessionStateError(_NOT_CONNECTED)
+            raise CLIConnectionError(_NOT_CONNECTED)
         if self._transport is not None:
             raise SessionStateError(
                 "reconnect() starts a new binary, which a client built on its own transport cannot do"
@@ -228,7 +228,7 @@ class ClaudeSDKClient:
         if self._session is None:
             if self._exit is not None and not self._closed:
                 raise self._dead_error(self._exit)  # a reconnect failed: the old end still explains it
-            raise SessionStateError(_NOT_CONNECTED)
+            raise CLIConnectionError(_NOT_CONNECTED)
         return self._session
 
     @property
@@ -505,11 +505,12 @@ class ClaudeSDKClient:
         """Stop a background task; a ``task_notification`` with status ``stopped`` follows."""
         await self._request("stop_task", {"task_id": task_id})
 
-    async def get_context_usage(self, *, detail: Literal["summary", "full"] = "summary") -> ContextUsageResponse:
-        """How the context window is used.
+    async def get_context_usage(self, *, detail: Literal["summary", "full"] = "full") -> ContextUsageResponse:
+        """How the context window is used (what ``/context`` shows).
 
-        ``"summary"`` (the default) answers locally; ``"full"`` makes the
-        binary count tokens through the API, dozens of calls per request.
+        ``"full"`` (the default, as in the official package) has the binary
+        count tokens through the API, dozens of calls per request;
+        ``"summary"`` answers from what the binary already knows, at once.
         """
         fields = {"detail": "summary"} if detail == "summary" else {}
         return cast(ContextUsageResponse, await self._request("get_context_usage", fields) or {})

@@ -92,10 +92,11 @@ class CLINotFoundError(CLIConnectionError):
 
 
 class SessionStateError(CLIConnectionError, RuntimeError):
-    """A client was used in a state that does not allow the call: before
-    ``connect()`` (``"Not connected. Call connect() first."``, as the
-    official package says), after ``disconnect()``, or after its binary
-    ended cleanly."""
+    """A client was used in a state that does not allow the call: after its
+    binary ended cleanly, connected twice, or a pool used outside its
+    ``async with``. (Before ``connect()`` it is a plain ``CLIConnectionError``
+    saying ``"Not connected. Call connect() first."``, as in the official
+    package.)"""
 
 
 class ProcessError(ClaudeSDKError):
@@ -198,7 +199,7 @@ class CLIJSONDecodeError(ClaudeSDKError):
     def __init__(self, line: str, original_error: Exception) -> None:
         self.line = line
         self.original_error = original_error
-        super().__init__(f"Failed to decode JSON: {line[:100]}... ({original_error})")
+        super().__init__(f"Failed to decode JSON: {line[:100]}...")
 
 
 class LineTooLongError(CLIJSONDecodeError):

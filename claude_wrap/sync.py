@@ -45,7 +45,7 @@ from anyio.from_thread import BlockingPortal, start_blocking_portal
 
 from ._client import ClaudeSDKClient as _AsyncClient
 from ._client import ExitInfo
-from ._exceptions import SessionStateError
+from ._exceptions import CLIConnectionError, SessionStateError
 from ._messages import Message
 from ._options import ClaudeAgentOptions, PermissionMode
 from ._query import query as _async_query
@@ -280,7 +280,7 @@ class ClaudeSDKClient:
 
     def _call(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         if self._loop is None:
-            raise SessionStateError("Not connected. Call connect() first.")
+            raise CLIConnectionError("Not connected. Call connect() first.")
         try:
             return self._loop.run(fn, *args)
         except KeyboardInterrupt:
@@ -410,7 +410,7 @@ class ClaudeSDKClient:
         """Stop a background task."""
         self._call(self._client.stop_task, task_id)
 
-    def get_context_usage(self, *, detail: Literal["summary", "full"] = "summary") -> ContextUsageResponse:
+    def get_context_usage(self, *, detail: Literal["summary", "full"] = "full") -> ContextUsageResponse:
         """How the context window is used (see the async client)."""
 
         async def usage() -> ContextUsageResponse:

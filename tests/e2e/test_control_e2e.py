@@ -367,9 +367,12 @@ async def test_control_calls_have_typed_replies(scripted_model: ScriptedModel, m
         assert info and "commands" in info
         status = await client.get_mcp_status()
         assert status["mcpServers"] == []
-        usage = await client.get_context_usage()
+        usage = await client.get_context_usage(detail="summary")
         assert usage["totalTokens"] > 0
         assert scripted_model.requests == []  # the summary is computed without API calls
+        full = await client.get_context_usage()  # the official default: counted through the API
+        assert full["totalTokens"] > 0
+        assert any("count_tokens" in r.endpoint for r in scripted_model.requests)
         models = await client.list_models()
         assert any(m.get("value") == "default" for m in models)
         assert "session" in await client.get_usage()

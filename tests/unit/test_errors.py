@@ -225,5 +225,6 @@ GUARDED_CALLS = {
 @pytest.mark.parametrize("call", sorted(GUARDED_CALLS))
 async def test_a_client_used_before_connect_says_not_connected(call: str) -> None:
     client = claude_wrap.ClaudeSDKClient()
-    with pytest.raises(claude_wrap.CLIConnectionError, match=NOT_CONNECTED):
+    with pytest.raises(claude_wrap.CLIConnectionError, match=NOT_CONNECTED) as raised:
         await GUARDED_CALLS[call](client)
+    assert type(raised.value) is claude_wrap.CLIConnectionError  # the official class itself
