@@ -343,8 +343,8 @@ class ClaudeSDKClient:
             try:
                 await session.send_user(frame)
                 return
-            except TransportClosedError as exc:
-                if not await self._gone(session):
+            except (TransportClosedError, ProcessError) as exc:
+                if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(session):
                     raise
                 if not self._may_respawn():
                     raise self._dead_error(self._snapshot(session)) from exc
@@ -358,8 +358,8 @@ class ClaudeSDKClient:
             frame.setdefault("session_id", session_id)
             try:
                 await session.send_user(frame)
-            except TransportClosedError as exc:
-                if not await self._gone(session):
+            except (TransportClosedError, ProcessError) as exc:
+                if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(session):
                     raise
                 raise self._dead_error(self._snapshot(session)) from exc
 

@@ -140,10 +140,28 @@ class Session:
     # -- sending --------------------------------------------------------------
 
     async def send(self, frame: Any) -> None:
-        """Write one frame (a struct or a dict) as one line."""
+        """Write one frame (a struct or a dict) as one line.
+
+        When the binary is gone, raises what ended it (a ``ProcessError``
+        with its exit code and stderr) rather than the broken pipe.
+        """
         if self._closed:
             raise SessionStateError("the session is closed")
-        await self.transport.send(encode_line(frame))
+        try:
+            await self.transport.send(encode_line(frame))
+        except TransportClosedError as exc:
+            reason = await self._exit_reason()
+            if reason is None:
+                raise
+            raise reason from exc
+
+    async def _exit_reason(self) -> BaseException | None:
+        """A write failed, so the binary has most likely exited: read what it
+        left (the rest of stdout, its stderr, its exit code) for a moment, and
+        return the error that ends the session, if it did end."""
+        with anyio.move_on_after(self.shutdown_grace):
+            await self._drive(lambda: False)
+        return self._end_error if self._ended else None
 
     async def send_user(self, message: dict[str, Any]) -> None:
         """Write a ``user`` frame and count a turn as open until its result.
@@ -508,7 +526,7 @@ class Session:
                     self.transport.stderr_tail,
                 )
             elif code not in (0, None):
-                error = ProcessError("Claude Code exited", code, self.transport.stderr_tail)
+                error = ProcessError(f"Command failed with exit code {code}", code, self.transport.stderr_tail)
         if error is None and self._turns_open:
             error = ProcessError(
                 "Claude Code ended its output before the turn's result",
