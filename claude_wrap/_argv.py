@@ -21,6 +21,7 @@ from typing import Any
 from ._exceptions import CLIConnectionError
 from ._mcp_types import wire_config
 from ._options import ClaudeAgentOptions
+from ._run_end import STATE_ENV
 
 __all__ = ["Explanation", "Launch", "build_launch", "explain"]
 
@@ -411,6 +412,10 @@ def _child_env(extra: Mapping[str, str], cwd: str | None) -> tuple[dict[str, str
             changes["TRACESTATE"] = None
         additions.update(context)
     additions.update(extra)
+    if not any(k.upper() == STATE_ENV for k in (*env, *additions)):
+        # The binary then reports its session state to us (marked for the
+        # host, and not handed out): it is how a run knows it is over.
+        additions[STATE_ENV] = "1"
     for k, v in additions.items():
         if env.get(k) != v:
             changes[k] = v

@@ -115,7 +115,13 @@ class ClaudeSDKClient:
     # -- lifecycle --------------------------------------------------------------
 
     async def connect(self, prompt: str | AsyncIterable[dict[str, Any]] | None = None) -> None:
-        """Start the binary and complete the handshake; optionally send a first prompt."""
+        """Start the binary and complete the handshake; optionally send a first prompt.
+
+        An async iterable of stream-json ``user`` frames is written as it
+        yields (while you receive), and the binary's input is closed once the
+        last one's run is over, as ``query()`` does: the conversation then
+        ends when the binary exits.
+        """
         if self._session is not None:
             raise SessionStateError("already connected")
         if self._closed:
@@ -124,7 +130,8 @@ class ClaudeSDKClient:
         self._session = await open_session(self.options, first_message=first, transport=self._transport)
         self._fresh_session()
         if prompt is not None and not isinstance(prompt, str):
-            await self.query(prompt)
+            self._session.feed(prompt)
+            await self._session.end_input_at_run_end()
 
     async def disconnect(self) -> None:
         """Stop the binary and everything it started. Idempotent."""

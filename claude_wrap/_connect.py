@@ -18,6 +18,7 @@ from ._exceptions import ProcessError, ResultError, StructuredOutputError
 from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions
 from ._protocol import Session
+from ._run_end import ceiling_ms
 from ._transport import SubprocessTransport, Transport
 
 __all__ = ["open_session", "result_error", "user_frame"]
@@ -127,6 +128,8 @@ async def open_session(
         "control_timeout": options.control_timeout,
         "idle_timeout": options.idle_timeout,
         "turn_timeout": options.turn_timeout,
+        "needs_stdin": plane.needs_stdin,
+        "run_end_ceiling_ms": ceiling_ms(options.env),
     }
     if _argv.tracing():
         from ._otel import TracedSession

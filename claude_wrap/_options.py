@@ -253,8 +253,9 @@ class ClaudeAgentOptions:
     initialize_timeout: float = Field(default=60.0, gt=0)
     """How long the ``initialize`` handshake may take."""
     idle_timeout: float | None = Field(default=None, gt=0)
-    """Fail a turn after this long with no output from the binary
-    (time spent in our own callbacks does not count)."""
+    """Fail a turn after this long with no output from the binary (time
+    spent in our own callbacks does not count); it also covers a background
+    agent the binary is still running after a result."""
     turn_timeout: float | None = Field(default=None, gt=0)
     """Fail a turn that runs longer than this."""
     callback_timeout: float | None = Field(default=None, gt=0)

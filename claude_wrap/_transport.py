@@ -78,6 +78,10 @@ class Transport(ABC):
     def kill(self) -> None:
         """Stop the peer at once, without grace (used when a turn times out)."""
 
+    def interrupt(self) -> None:
+        """Ask the peer to stop what it is doing and exit, when its input is
+        already closed (the run was abandoned); by default nothing."""
+
 
 def _kill_group(pid: int, tag: bytes | None = None) -> None:
     """Last-resort, synchronous: SIGKILL the child's process group, and with
@@ -415,6 +419,15 @@ class SubprocessTransport(Transport):
         """SIGKILL the child's process group now; ``aclose()`` still reaps it."""
         if self._process is not None and self._process.returncode is None:
             self._signal_group(signal.SIGKILL)
+
+    def interrupt(self) -> None:
+        """SIGINT to the binary alone: it stops its turn and its background
+        work as on Ctrl-C, and exits (its tools' commands are its to stop)."""
+        if self._process is not None and self._process.returncode is None and sys.platform != "win32":
+            try:
+                self._process.send_signal(signal.SIGINT)
+            except ProcessLookupError:
+                pass
 
     async def aclose(self) -> None:
         """Stop the child and everything it started; bounded, never raises.
