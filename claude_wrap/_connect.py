@@ -14,14 +14,14 @@ from . import _argv
 from ._argv import build_launch
 from ._binary import find_binary
 from ._control_plane import control_plane, initialize_request
-from ._exceptions import ProcessError, ResultError, StructuredOutputError
+from ._exceptions import StructuredOutputError
 from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions
 from ._protocol import Session
 from ._run_end import ceiling_ms
 from ._transport import SubprocessTransport, Transport
 
-__all__ = ["open_session", "result_error", "user_frame"]
+__all__ = ["open_session", "user_frame"]
 
 
 def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
@@ -32,25 +32,6 @@ def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
         "parent_tool_use_id": None,
         "session_id": session_id,
     }
-
-
-def result_error(result: ResultMessage, cause: ProcessError | None = None) -> ResultError:
-    """The typed error for a run that ended with an error result."""
-    detail = "; ".join(result.errors or []) or (result.result or "")
-    status = f", API status {result.api_error_status}" if result.api_error_status else ""
-    reason = result.terminal_reason or result.subtype
-    return ResultError(
-        f"Claude Code run ended with an error ({reason}{status}): {detail}".rstrip(": "),
-        subtype=result.subtype,
-        errors=list(result.errors or []),
-        result=result.result,
-        api_error_status=result.api_error_status,
-        terminal_reason=result.terminal_reason,
-        session_id=result.session_id,
-        exit_code=None if cause is None else cause.exit_code,
-        stderr=None if cause is None else cause.stderr,
-        result_message=result,
-    )
 
 
 def _transport_class(options: ClaudeAgentOptions) -> type[SubprocessTransport]:
@@ -155,17 +136,9 @@ async def open_session(
         rid = await session.start_request("initialize", fields)
         if first_message is not None:
             await session.send_user(first_message)
-        try:
-            session.server_info = await session.finish_request(
-                rid, "initialize", options.initialize_timeout
-            )
-        except ProcessError as exc:
-            # e.g. resuming an unknown session: the binary writes an error
-            # result and exits before it answers.
-            result = session.queued_result()
-            if result is not None and result.is_error:
-                raise result_error(result, exc) from exc
-            raise
+        # A binary that fails here (resuming an unknown session, say) writes
+        # an error result and exits: that is a ResultError.
+        session.server_info = await session.finish_request(rid, "initialize", options.initialize_timeout)
     except BaseException:
         await session.aclose()
         raise

@@ -8,7 +8,7 @@ users of the official package already catch keep their meaning::
     │   ├── CLINotFoundError            no binary was found (the message says how to get one)
     │   └── TransportClosedError        stdin/stdout closed under us
     ├── ProcessError                    the binary exited non-zero (exit code + stderr tail)
-    │   └── ResultError                 a run ended with an error result (its details attached)
+    │   └── ResultError                 it exited right after an error result (the result's details attached)
     ├── CLIJSONDecodeError              a stdout line that is not valid JSON / not a valid frame
     │   └── LineTooLongError            a stdout line larger than ``max_buffer_size``
     ├── ControlError                    a control request we sent failed
@@ -89,37 +89,74 @@ class ProcessError(ClaudeSDKError):
         super().__init__(_with_stderr(text, stderr))
 
 
-class ResultError(ProcessError):
-    """A run ended with an error ``ResultMessage``; its details are attached.
+def _result_errors(raw: Any) -> list[str]:
+    """The ``errors`` of a result frame as clean strings: a bare string counts
+    as one, and entries that are not strings or are blank are dropped."""
+    if isinstance(raw, str):
+        raw = [raw]
+    elif not isinstance(raw, list):
+        return []
+    return [e.strip() for e in raw if isinstance(e, str) and e.strip()]
 
-    Raised by ``query()`` after the error result has been yielded, so nothing
-    is lost: the result itself is in ``result_message`` as well.
+
+def error_result_text(data: Mapping[str, Any]) -> str:
+    """What an error ``result`` frame says went wrong, in one line.
+
+    ``errors`` first (limits and execution errors put their prose there),
+    then ``result`` (an API failure arrives as ``subtype: "success"`` with
+    the "API Error: ..." text there), then a subtype other than success,
+    then the HTTP status.
+    """
+    errors = _result_errors(data.get("errors"))
+    if errors:
+        return "; ".join(errors)
+    result = data.get("result")
+    if isinstance(result, str) and result.strip():
+        return result.strip()
+    subtype = data.get("subtype")
+    if isinstance(subtype, str) and subtype and subtype != "success":
+        return subtype
+    status = data.get("api_error_status")
+    if status is not None:
+        return f"API error (HTTP {status})"
+    return "unknown error"
+
+
+class ResultError(ProcessError):
+    """The binary reported an error result and then exited non-zero.
+
+    A failed run ends with a ``ResultMessage`` whose ``is_error`` is true
+    (it is yielded like any other message), after which the binary exits
+    with a non-zero code. This error stands for that exit instead of a bare
+    ``ProcessError`` and carries the result's details; while the binary keeps
+    running (a ``ClaudeSDKClient`` between turns) the error result is just a
+    message. Being a ``ProcessError``, ``except ProcessError`` catches it.
+
+    ``data`` is the result frame as the binary wrote it; ``subtype``,
+    ``errors``, ``result``, ``api_error_status``, ``terminal_reason`` and
+    ``session_id`` are read from it (``None`` / ``[]`` where absent or of
+    the wrong type). ``result_message`` is the decoded ``ResultMessage``
+    when the error came from a run (not part of the constructor).
     """
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        subtype: str,
-        errors: list[str] | None = None,
-        result: str | None = None,
-        api_error_status: int | None = None,
-        terminal_reason: str | None = None,
-        session_id: str | None = None,
-        exit_code: int | None = None,
-        stderr: str | None = None,
-        result_message: Any = None,
-        data: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.subtype = subtype
-        self.errors = errors or []
-        self.result = result
-        self.api_error_status = api_error_status
-        self.terminal_reason = terminal_reason
-        self.session_id = session_id
-        self.result_message = result_message
-        self.data = dict(data) if data is not None else {}
-        super().__init__(message, exit_code=exit_code, stderr=stderr)
+    def __init__(self, message: str, data: dict[str, Any] | None = None, exit_code: int | None = None) -> None:
+        # ``data`` may be left out, so copying and pickling (which call
+        # ``type(e)(*e.args)`` and then restore ``__dict__``) work.
+        data = data if isinstance(data, dict) else {}
+        self.data = data
+        subtype = data.get("subtype")
+        self.subtype: str | None = subtype if isinstance(subtype, str) else None
+        self.errors: list[str] = _result_errors(data.get("errors"))
+        result = data.get("result")
+        self.result: str | None = result if isinstance(result, str) else None
+        status = data.get("api_error_status")
+        self.api_error_status: int | None = status if isinstance(status, int) else None
+        reason = data.get("terminal_reason")
+        self.terminal_reason: str | None = reason if isinstance(reason, str) else None
+        session_id = data.get("session_id")
+        self.session_id: str | None = session_id if isinstance(session_id, str) else None
+        self.result_message: Any = None
+        super().__init__(message, exit_code=exit_code)
 
 
 class CLIJSONDecodeError(ClaudeSDKError):

@@ -44,9 +44,11 @@ from ._exceptions import (
     ControlTimeoutError,
     LineTooLongError,
     ProcessError,
+    ResultError,
     SessionStateError,
     TransportClosedError,
     TurnTimeoutError,
+    error_result_text,
 )
 from ._messages import AssistantMessage, Message, ResultMessage, StreamEvent, SystemMessage, UnknownMessage
 from ._run_end import DEFAULT_CEILING_MS, RunLedger
@@ -167,6 +169,7 @@ class Session:
         self.run = RunLedger(needs_stdin=needs_stdin, ceiling_ms=run_end_ceiling_ms)
         """What the binary said about the run: when it is over, the ceiling."""
         self._prompts_written = 0
+        self._last_error: tuple[ResultMessage, bytes] | None = None  # the last frame, if an error result
 
     # -- sending --------------------------------------------------------------
 
@@ -364,14 +367,6 @@ class Session:
         with anyio.move_on_after(wait):
             await self._drive(lambda: False)
 
-    def queued_result(self) -> ResultMessage | None:
-        """The last ``ResultMessage`` waiting in the queue, if any."""
-        for item in reversed(self._queue):
-            message = item.message if isinstance(item, _Ready) else item
-            if isinstance(message, ResultMessage):
-                return message
-        return None
-
     @property
     def ended(self) -> bool:
         """True once stdout has ended and every queued message was taken."""
@@ -502,15 +497,15 @@ class Session:
             if isinstance(frame, UnknownMessage) and frame.type in self.frame_taps:
                 self.frame_taps[frame.type](frame)
                 return
-            if self._observe(frame):
+            if self._observe(frame, line):
                 return
             self._queue.append(frame)
             self._notify()  # a task waiting for a message while another one pumps
 
-    def _observe(self, frame: Message) -> bool:
-        """Account for a message: turns and the run ledger. True for a frame
-        meant for us alone (a session state the binary reports only because
-        we asked), which is not handed out."""
+    def _observe(self, frame: Message, line: bytes) -> bool:
+        """Account for a message: turns, the run ledger, the last error
+        result. True for a frame meant for us alone (a session state the
+        binary reports only because we asked), which is not handed out."""
         now = anyio.current_time()
         if isinstance(frame, ResultMessage):
             if self._turns_open:
@@ -519,16 +514,20 @@ class Session:
             self._turn_deadline = (
                 now + self.turn_timeout if self._turns_open and self.turn_timeout is not None else None
             )
+            self._last_error = (frame, line) if frame.is_error else None
             return False
         data = _system_data(frame)
         if data is not None:
             self.run.system(data, now)
             if data.get("subtype") == "session_state_changed":
+                # The state after a turn says nothing against its result: an
+                # exit that follows still belongs to that result.
                 return data.get("sdk_host_only") is True
         elif isinstance(frame, (AssistantMessage, StreamEvent)) and frame.parent_tool_use_id is None:
             if not self.turn_open and self.turn_timeout is not None:
                 self._turn_deadline = now + self.turn_timeout  # a turn the binary started itself
             self.run.main_turn_output()
+        self._last_error = None
         return False
 
     def _resolve(self, frame: ControlResponseIn) -> None:
@@ -608,7 +607,7 @@ class Session:
                     self.transport.stderr_tail,
                 )
             elif code not in (0, None):
-                error = ProcessError(f"Command failed with exit code {code}", code, self.transport.stderr_tail)
+                error = self._exit_error(code)
         if error is None and self._turns_open:
             error = ProcessError(
                 "Claude Code ended its output before the turn's result",
@@ -623,6 +622,19 @@ class Session:
         for scope in self._inflight.values():
             scope.cancel()
         self._notify()
+
+    def _exit_error(self, code: int) -> ProcessError:
+        """The error for a non-zero exit: right after an error result, a
+        ``ResultError`` with what the result said (the exit only confirms it)."""
+        failure = ProcessError(f"Command failed with exit code {code}", code, self.transport.stderr_tail)
+        if self._last_error is None:
+            return failure
+        result, line = self._last_error
+        data = decode_value(line)
+        error = ResultError(f"Claude Code returned an error result: {error_result_text(data)}", data, code)
+        error.result_message = result
+        error.__cause__ = failure
+        return error
 
     # -- shutdown -----------------------------------------------------------------------
 

@@ -6,9 +6,8 @@ from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
 from contextlib import aclosing
 from typing import Any
 
-from ._connect import open_session, result_error, user_frame
-from ._exceptions import ProcessError
-from ._messages import Message, ResultMessage
+from ._connect import open_session, user_frame
+from ._messages import Message
 from ._options import ClaudeAgentOptions
 from ._protocol import Session
 from ._transport import Transport
@@ -32,10 +31,11 @@ async def query(
     everything it still produces is yielded, including the turns it starts
     on its own when a background agent finishes.
 
-    If the final result is an error (``is_error``), it is yielded first and
-    then ``ResultError`` is raised with its details; other failures raise
-    the typed errors of ``claude_wrap._exceptions`` (a crashed binary gives
-    ``ProcessError`` with its exit code and stderr in the message).
+    If the binary exits non-zero right after an error result (``is_error``),
+    that result is yielded and then ``ResultError`` is raised with its
+    details; other failures raise the typed errors of
+    ``claude_wrap._exceptions`` (a crashed binary gives ``ProcessError`` with
+    its exit code and stderr in the message).
 
     Leaving the loop early (``break``, an exception, cancellation) stops the
     binary and everything it started; nothing is left running.
@@ -57,8 +57,6 @@ async def run_prompt(
     """Drive one run on a started session to the binary's exit, then close it
     (shared by ``query()`` and pre-started sessions). ``prompt_sent``: a
     string prompt was already written with the handshake."""
-    last: ResultMessage | None = None
-    failure: ProcessError | None = None
     try:
         if isinstance(prompt, str):
             if not prompt_sent:
@@ -66,20 +64,7 @@ async def run_prompt(
         else:
             session.feed(prompt)
         await session.end_input_at_run_end()
-        while True:
-            try:
-                message = await session.receive()
-            except ProcessError as exc:
-                if last is not None and last.is_error:
-                    failure = exc  # the error result already says what happened
-                    break
-                raise
-            if message is None:
-                break
+        while (message := await session.receive()) is not None:
             yield message
-            if isinstance(message, ResultMessage):
-                last = message
     finally:
         await session.aclose()
-    if last is not None and last.is_error:
-        raise result_error(last, failure)

@@ -21,6 +21,7 @@ from claude_wrap import (
     ClaudeSDKClient,
     HookMatcher,
     PermissionResultAllow,
+    ResultError,
     ResultMessage,
     SystemMessage,
     TextBlock,
@@ -232,3 +233,47 @@ async def test_state_frames_for_the_host_are_not_handed_out(
     shown = await run("hi", make_options(env={**make_options().env, "CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS": "1"}))
     states = [m.data.get("state") for m in shown if isinstance(m, SystemMessage) and m.subtype == "session_state_changed"]
     assert "idle" in states
+
+
+# -- ResultError: an error result, then a non-zero exit -------------------------------------
+
+
+async def test_client_yields_an_error_result_and_goes_on(scripted_model: ScriptedModel, make_options: Options) -> None:
+    """While the binary keeps running, an error result is just a message."""
+    scripted_model.add(Reply.error(500, "scripted outage"), Reply.text("better now"))
+    async with ClaudeSDKClient(make_options()) as client:
+        with anyio.fail_after(60):
+            await client.query("first")
+            first = [m async for m in client.receive_response()]
+            await client.query("second")
+            second = [m async for m in client.receive_response()]
+
+    assert first[-1].is_error and first[-1].api_error_status == 500
+    assert second[-1].result == "better now"
+
+
+async def test_client_ends_with_result_error_when_the_binary_exits_after_an_error(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    scripted_model.add(Reply.error(500, "scripted outage"))
+    async with ClaudeSDKClient(make_options()) as client:
+        with anyio.fail_after(60):
+            await client.query("first")
+            first = [m async for m in client.receive_response()]
+            await client.end_session()  # the binary exits; its last result was an error
+            with pytest.raises(ResultError) as info:
+                async for _ in client.receive_messages():
+                    pass
+
+    assert first[-1].is_error
+    assert info.value.api_error_status == 500 and info.value.exit_code not in (0, None)
+    assert str(info.value).startswith("Claude Code returned an error result: API Error: 500")
+
+
+async def test_client_connect_to_an_unknown_session_raises_result_error(make_options: Options) -> None:
+    missing = "00000000-0000-4000-8000-000000000000"
+    with anyio.fail_after(30), pytest.raises(ResultError) as info:
+        async with ClaudeSDKClient(make_options(resume=missing)):
+            pass
+    assert str(info.value).startswith("Claude Code returned an error result: No conversation found")
+    assert info.value.subtype == "error_during_execution"
