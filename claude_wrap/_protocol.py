@@ -22,7 +22,7 @@ the prompts are written, or, when callbacks answer over stdin (hooks,
 over (see ``_run_end``); the driver checks that after every frame it reads
 and when the ceiling is due. Messages keep coming until the binary exits,
 so turns it starts on its own (a background agent finishing) still arrive.
-A client never closes stdin on its own.
+A client closes stdin this way only for prompts given to ``connect()``.
 """
 
 from __future__ import annotations
