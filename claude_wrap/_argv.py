@@ -22,6 +22,7 @@ from typing import Any
 from ._exceptions import CLIConnectionError
 from ._mcp_types import wire_config
 from ._options import ClaudeAgentOptions, OptionsWarning, check_launch
+from ._run_end import STATE_ENV
 
 __all__ = ["AGENT_SDK_VERSION", "HEAD_ARGS", "TAIL_ARGS", "Explanation", "Launch", "build_launch", "explain"]
 
@@ -446,6 +447,10 @@ def _child_env(options: ClaudeAgentOptions, cwd: str | None) -> tuple[dict[str, 
         env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"] = "true"
     if cwd is not None:
         env["PWD"] = cwd
+    if not any(k.upper() == STATE_ENV for k in env):
+        # The binary then reports its session state to us (marked for the
+        # host, and not handed out): it is how a run knows it is over.
+        env[STATE_ENV] = "1"
     changes: dict[str, str | None] = {k: None for k in os.environ if k not in env}
     changes.update({k: v for k, v in env.items() if os.environ.get(k) != v})
     return env, changes

@@ -126,6 +126,11 @@ class ClaudeSDKClient:
 
         A client may connect again after ``disconnect()``: that starts a new
         binary (and a new session, unless the options say to resume one).
+
+        An async iterable of stream-json ``user`` frames is written as it
+        yields (while you receive), and the binary's input is closed once the
+        last one's run is over, as ``query()`` does: the conversation then
+        ends when the binary exits.
         """
         if self._session is not None:
             raise SessionStateError("already connected; call disconnect() first")
@@ -135,7 +140,8 @@ class ClaudeSDKClient:
         self._session = await open_session(self.options, first_message=first, transport=self._transport)
         self._fresh_session()
         if prompt is not None and not isinstance(prompt, str):
-            await self.query(prompt)
+            self._session.feed(prompt)
+            await self._session.end_input_at_run_end()
 
     async def disconnect(self) -> None:
         """Stop the binary and everything it started. Idempotent."""
@@ -359,8 +365,8 @@ class ClaudeSDKClient:
             try:
                 await session.send_user(frame)
                 return
-            except TransportClosedError as exc:
-                if not await self._gone(session):
+            except (TransportClosedError, ProcessError) as exc:
+                if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(session):
                     raise
                 if not self._may_respawn():
                     raise self._dead_error(self._snapshot(session)) from exc
@@ -376,8 +382,8 @@ class ClaudeSDKClient:
             frame.setdefault("session_id", session_id)
             try:
                 await session.send_user(frame)
-            except TransportClosedError as exc:
-                if not await self._gone(session):
+            except (TransportClosedError, ProcessError) as exc:
+                if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(session):
                     raise
                 raise self._dead_error(self._snapshot(session)) from exc
 

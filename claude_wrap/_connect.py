@@ -14,14 +14,15 @@ from . import _argv
 from ._argv import build_launch
 from ._binary import find_binary
 from ._control_plane import check_hooks_registered, control_plane, initialize_request
-from ._exceptions import ProcessError, ResultError, StructuredOutputError, error_result_text
+from ._exceptions import StructuredOutputError
 from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions, check_run
 from ._protocol import Session
 from ._custom_transport import Transport, line_transport
+from ._run_end import ceiling_ms
 from ._transport import LineTransport, SubprocessTransport
 
-__all__ = ["open_session", "result_error", "user_frame"]
+__all__ = ["open_session", "user_frame"]
 
 
 def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
@@ -32,21 +33,6 @@ def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
         "parent_tool_use_id": None,
         "session_id": session_id,
     }
-
-
-def result_error(result: ResultMessage, cause: ProcessError | None = None) -> ResultError:
-    """The typed error for a run that ended with an error result; ``cause``
-    is the binary's exit, if it was seen."""
-    data = {"type": "result", **msgspec.to_builtins(result, enc_hook=repr)}
-    error = ResultError(
-        f"Claude Code returned an error result: {error_result_text(data)}",
-        data,
-        exit_code=None if cause is None else cause.exit_code,
-        stderr=None if cause is None else cause.stderr,
-        result_message=result,
-    )
-    error.__cause__ = cause
-    return error
 
 
 def _transport_class(options: ClaudeAgentOptions) -> type[SubprocessTransport]:
@@ -146,6 +132,8 @@ async def open_session(
         "control_timeout": options.control_timeout,
         "idle_timeout": options.idle_timeout,
         "turn_timeout": options.turn_timeout,
+        "needs_stdin": plane.needs_stdin,
+        "run_end_ceiling_ms": ceiling_ms(options.env),
     }
     if _argv.tracing():
         from ._otel import TracedSession
@@ -172,15 +160,9 @@ async def open_session(
         rid = await session.start_request("initialize", fields)
         if first_message is not None:
             await session.send_user(first_message)
-        try:
-            session.server_info = await session.finish_request(rid, "initialize", _initialize_timeout(options))
-        except ProcessError as exc:
-            # e.g. resuming an unknown session: the binary writes an error
-            # result and exits before it answers.
-            result = session.queued_result()
-            if result is not None and result.is_error:
-                raise result_error(result, exc) from exc
-            raise
+        # A binary that fails here (resuming an unknown session, say) writes
+        # an error result and exits: that is a ResultError.
+        session.server_info = await session.finish_request(rid, "initialize", _initialize_timeout(options))
         check_hooks_registered(options, session.server_info)
     except BaseException:
         await session.aclose()

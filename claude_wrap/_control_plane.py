@@ -61,6 +61,10 @@ class ControlPlane:
 
     handlers: dict[str, ControlHandler] = field(default_factory=dict)
     initialize: dict[str, Any] = field(default_factory=dict)
+    needs_stdin: bool = False
+    """The user's callbacks answer the binary over stdin (hooks, permission
+    prompts, in-process MCP servers, dialogs), so a run keeps stdin open
+    until the binary says it is over."""
 
 
 async def _call(callback: Any, *args: Any, timeout: float | None) -> Any:
@@ -335,5 +339,12 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         plane.handlers["can_use_tool"] = _permission_handler(
             options.can_use_tool, options.on_user_question, timeout=options.callback_timeout
         )
+    plane.needs_stdin = bool(
+        options.hooks
+        or sdk_servers
+        or options._prompts_come_to_python
+        or options.on_elicitation is not None
+        or options.on_user_dialog is not None
+    )
     return plane
 

@@ -160,13 +160,21 @@ def _str_or_none(value: Any) -> str | None:
 
 
 class ResultError(ProcessError):
-    """A run ended with an error ``ResultMessage``; its details are attached.
+    """The binary reported an error result and then exited non-zero.
+
+    A failed run ends with a ``ResultMessage`` whose ``is_error`` is true
+    (it is yielded like any other message), after which the binary exits
+    with a non-zero code. This error stands for that exit instead of a bare
+    ``ProcessError`` and carries the result's details; while the binary keeps
+    running (a ``ClaudeSDKClient`` between turns) the error result is just a
+    message. Being a ``ProcessError``, ``except ProcessError`` catches it.
 
     Built as in the official package, ``ResultError(message, data, exit_code)``
-    with ``data`` the result frame as a dict; ``subtype``, ``errors``,
-    ``result``, ``api_error_status``, ``terminal_reason`` and ``session_id``
-    are read from it. ``result_message`` is the ``ResultMessage`` that was
-    yielded just before (claude_wrap only).
+    with ``data`` the result frame as the binary wrote it; ``subtype``,
+    ``errors``, ``result``, ``api_error_status``, ``terminal_reason`` and
+    ``session_id`` are read from it (``None`` / ``[]`` where absent or of the
+    wrong type). ``result_message`` is the ``ResultMessage`` that was yielded
+    just before (claude_wrap only).
     """
 
     def __init__(

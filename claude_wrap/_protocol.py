@@ -15,6 +15,14 @@ waits to be woken. While it pumps, the driver
 Because nothing runs between pulls, ``query()`` can be a plain async
 generator: a ``break`` or a cancellation never leaves a task or a cancel
 scope behind, and closing it runs a shielded, time-bounded shutdown.
+
+How a run ends (``ends_run``, set by ``query()``): stdin closes as soon as
+the prompts are written, or, when callbacks answer over stdin (hooks,
+``can_use_tool``, in-process MCP servers), once the binary says the run is
+over (see ``_run_end``); the driver checks that after every frame it reads
+and when the ceiling is due. Messages keep coming until the binary exits,
+so turns it starts on its own (a background agent finishing) still arrive.
+A client closes stdin this way only for prompts given to ``connect()``.
 """
 
 from __future__ import annotations
@@ -44,11 +52,14 @@ from ._exceptions import (
     ControlTimeoutError,
     LineTooLongError,
     ProcessError,
+    ResultError,
     SessionStateError,
     TransportClosedError,
     TurnTimeoutError,
+    error_result_text,
 )
-from ._messages import Message, ResultMessage, UnknownMessage
+from ._messages import AssistantMessage, Message, ResultMessage, StreamEvent, SystemMessage, UnknownMessage
+from ._run_end import DEFAULT_CEILING_MS, RunLedger
 from ._transport import LineTransport, SubprocessTransport
 
 __all__ = ["ControlHandler", "Session"]
@@ -91,6 +102,22 @@ class _Ready:
         self.message = message
 
 
+class _CeilingPassed:
+    """What a read returns when the run-end ceiling came before a line."""
+
+
+_CEILING = _CeilingPassed()
+
+
+def _system_data(frame: Message) -> dict[str, Any] | None:
+    """The payload of a ``system`` frame, however it was decoded."""
+    if isinstance(frame, SystemMessage):
+        return frame.data
+    if isinstance(frame, UnknownMessage) and frame.type == "system":
+        return frame.data
+    return None
+
+
 class Session:
     """A started transport plus the protocol state around it."""
 
@@ -102,6 +129,8 @@ class Session:
         control_timeout: float = 60.0,
         idle_timeout: float | None = None,
         turn_timeout: float | None = None,
+        needs_stdin: bool = False,
+        run_end_ceiling_ms: int = DEFAULT_CEILING_MS,
     ) -> None:
         self.transport = transport
         self.handlers: dict[str, ControlHandler] = dict(handlers or {})
@@ -145,16 +174,41 @@ class Session:
         self.on_close: list[Callable[[], None]] = []
         self._feeder: AsyncIterable[dict[str, Any]] | None = None
         self.feeding_done = True
-        self.eof_when_idle = False
-        """Close stdin once feeding is done and no turn is open (``query()``)."""
+        self.ends_run = False
+        """Close stdin once the run is over, and read on until the binary
+        exits (``query()``); see ``end_input_at_run_end``."""
+        self.run = RunLedger(needs_stdin=needs_stdin, ceiling_ms=run_end_ceiling_ms)
+        """What the binary said about the run: when it is over, the ceiling."""
+        self._prompts_written = 0
+        self._last_error: tuple[ResultMessage, bytes] | None = None  # the last frame, if an error result
 
     # -- sending --------------------------------------------------------------
 
     async def send(self, frame: Any) -> None:
-        """Write one frame (a struct or a dict) as one line."""
+        """Write one frame (a struct or a dict) as one line.
+
+        When the binary is gone, raises what ended it (a ``ProcessError``
+        with its exit code and stderr) rather than the broken pipe.
+        """
         if self._closed:
             raise SessionStateError("the session is closed")
-        await self.transport.send(encode_line(frame))
+        if self._eof_sent:
+            raise TransportClosedError("cannot write to the binary: its input was closed when the run ended")
+        try:
+            await self.transport.send(encode_line(frame))
+        except TransportClosedError as exc:
+            reason = await self._exit_reason()
+            if reason is None:
+                raise
+            raise reason from exc
+
+    async def _exit_reason(self) -> BaseException | None:
+        """A write failed, so the binary has most likely exited: read what it
+        left (the rest of stdout, its stderr, its exit code) for a moment, and
+        return the error that ends the session, if it did end."""
+        with anyio.move_on_after(self.shutdown_grace):
+            await self._drive(lambda: False)
+        return self._end_error if self._ended else None
 
     async def send_user(self, message: dict[str, Any]) -> None:
         """Write a ``user`` frame and count a turn as open until its result.
@@ -167,6 +221,8 @@ class Session:
             if self.user_fields:
                 message = {**message, **self.user_fields}
             self._turn_opened()
+            self._prompts_written += 1
+            self.run.prompt_written()
         try:
             await self.send(message)
         except BaseException:
@@ -202,10 +258,28 @@ class Session:
             self._wake_reader()
         await self._maybe_eof()
 
+    async def end_input_at_run_end(self) -> None:
+        """From now on, close stdin as soon as the run is over (now, if it is).
+
+        Over means: every prompt is written and, if callbacks answer over
+        stdin, the binary has finished the last prompt's run (``_run_end``).
+        Without such callbacks stdin closes once the prompts are written;
+        with nothing written, at once.
+        """
+        self.ends_run = True
+        await self._maybe_eof()
+
     async def _maybe_eof(self) -> None:
-        if self.eof_when_idle and self.feeding_done and not self._turns_open and not self._eof_sent:
-            self._eof_sent = True
-            await self.transport.send_eof()
+        if self._eof_sent or not self.ends_run or not self.feeding_done:
+            return
+        if self.run.needs_stdin and self._prompts_written and not self.run.ended:
+            return
+        await self._close_input()
+
+    async def _close_input(self) -> None:
+        self._eof_sent = True
+        self.run.input_closed()
+        await self.transport.send_eof()
 
     def _turn_opened(self) -> None:
         self._turns_open += 1
@@ -304,14 +378,6 @@ class Session:
         with anyio.move_on_after(wait):
             await self._drive(lambda: False)
 
-    def queued_result(self) -> ResultMessage | None:
-        """The last ``ResultMessage`` waiting in the queue, if any."""
-        for item in reversed(self._queue):
-            message = item.message if isinstance(item, _Ready) else item
-            if isinstance(message, ResultMessage):
-                return message
-        return None
-
     @property
     def ended(self) -> bool:
         """True once stdout has ended and every queued message was taken."""
@@ -319,8 +385,10 @@ class Session:
 
     @property
     def turn_open(self) -> bool:
-        """True while a user message is waiting for its ``ResultMessage``."""
-        return self._turns_open > 0
+        """True while a turn is waiting for its ``ResultMessage``: a prompt
+        we wrote, or a turn the binary started on its own (a background
+        agent's completion wakes it) whose output has begun."""
+        return self._turns_open > 0 or self.run.turn_in_progress
 
     # -- the pump ------------------------------------------------------------------------
 
@@ -359,6 +427,10 @@ class Session:
                     self._read_scope = None
                     if scope.cancelled_caught:
                         continue  # a handler finished; look at done() again
+                    if isinstance(line, _CeilingPassed):
+                        self.run.ceiling_passed()
+                        await self._maybe_eof()
+                        continue
                     if line is None:
                         await self._finish(None)
                         break
@@ -378,23 +450,27 @@ class Session:
             finally:
                 self._read_scope = None
 
-    async def _read_line(self) -> bytes | None:
+    async def _read_line(self) -> bytes | None | _CeilingPassed:
         limit = self._watchdog_limit()
-        if limit is None:
+        ceiling = self.run.ceiling_at if self.ends_run else None  # a client's stdin stays open anyway
+        if limit is None and ceiling is None:
             return await self.transport.receive()
-        seconds, what = limit
-        with anyio.move_on_after(seconds) as scope:
+        wait = limit[0] if limit is not None else float("inf")
+        if ceiling is not None:
+            wait = min(wait, max(0.0, ceiling - anyio.current_time()))
+        with anyio.move_on_after(wait):
             return await self.transport.receive()
-        if scope.cancelled_caught:
-            raise TurnTimeoutError(what, self.transport.stderr_tail)
-        return None  # pragma: no cover - unreachable
+        if limit is not None and limit[0] <= wait:
+            raise TurnTimeoutError(limit[1], self.transport.stderr_tail)
+        return _CEILING
 
     def _watchdog_limit(self) -> tuple[float, str] | None:
-        """The tightest deadline for the next line while a turn is open.
+        """The tightest deadline for the next line while the binary owes us
+        output: a turn is open, or a background agent it started is working.
 
         Time spent inside our own callbacks does not count as silence.
         """
-        if self._turns_open == 0:
+        if not self.turn_open and not self.run.agents_in_flight:
             return None
         best: tuple[float, str] | None = None
         if self.idle_timeout is not None and not self._inflight:
@@ -438,15 +514,39 @@ class Session:
                     return
                 if is_unrecognized(frame) and not self.keep_unrecognized:
                     return  # as the official package does; the codec logged it
-            if isinstance(frame, ResultMessage) and self._turns_open:
-                self._turns_open -= 1
-                self._turn_deadline = (
-                    anyio.current_time() + self.turn_timeout
-                    if self._turns_open and self.turn_timeout is not None
-                    else None
-                )
-            self._queue.append(cast(Message, frame))  # the control frames went above
+            message = cast(Message, frame)  # the control frames went above
+            if self._observe(message, line):
+                return
+            self._queue.append(message)
             self._notify()  # a task waiting for a message while another one pumps
+
+    def _observe(self, frame: Message, line: bytes) -> bool:
+        """Account for a message: turns, the run ledger, the last error
+        result. True for a frame meant for us alone (a session state the
+        binary reports only because we asked), which is not handed out."""
+        now = anyio.current_time()
+        if isinstance(frame, ResultMessage):
+            if self._turns_open:
+                self._turns_open -= 1
+            self.run.result(now)
+            self._turn_deadline = (
+                now + self.turn_timeout if self._turns_open and self.turn_timeout is not None else None
+            )
+            self._last_error = (frame, line) if frame.is_error else None
+            return False
+        data = _system_data(frame)
+        if data is not None:
+            self.run.system(data, now)
+            if data.get("subtype") == "session_state_changed":
+                # The state after a turn says nothing against its result: an
+                # exit that follows still belongs to that result.
+                return data.get("sdk_host_only") is True
+        elif isinstance(frame, (AssistantMessage, StreamEvent)) and frame.parent_tool_use_id is None:
+            if not self.turn_open and self.turn_timeout is not None:
+                self._turn_deadline = now + self.turn_timeout  # a turn the binary started itself
+            self.run.main_turn_output()
+        self._last_error = None
+        return False
 
     def _resolve(self, frame: ControlResponseIn) -> None:
         body = frame.response
@@ -525,7 +625,7 @@ class Session:
                     self.transport.stderr_tail,
                 )
             elif code not in (0, None):
-                error = ProcessError(f"Command failed with exit code {code}", code, self.transport.stderr_tail)
+                error = self._exit_error(code)
         if error is None and self._turns_open:
             error = ProcessError(
                 "Claude Code ended its output before the turn's result",
@@ -540,6 +640,19 @@ class Session:
         for scope in self._inflight.values():
             scope.cancel()
         self._notify()
+
+    def _exit_error(self, code: int) -> ProcessError:
+        """The error for a non-zero exit: right after an error result, a
+        ``ResultError`` with what the result said (the exit only confirms it)."""
+        failure = ProcessError(f"Command failed with exit code {code}", code, self.transport.stderr_tail)
+        if self._last_error is None:
+            return failure
+        result, line = self._last_error
+        data = decode_value(line)
+        error = ResultError(f"Claude Code returned an error result: {error_result_text(data)}", data, code)
+        error.result_message = result
+        error.__cause__ = failure
+        return error
 
     # -- shutdown -----------------------------------------------------------------------
 
@@ -583,11 +696,14 @@ class Session:
             return
         with anyio.move_on_after(self.shutdown_grace):
             try:
-                if self._turns_open:
-                    await self.start_request("interrupt")
                 if not self._eof_sent:
-                    self._eof_sent = True
-                    await self.transport.send_eof()
+                    if self.turn_open:
+                        await self.start_request("interrupt")
+                    await self._close_input()
+                else:
+                    # Its input was closed when the prompts were written and it
+                    # works on for a run nobody reads: SIGINT interrupts it.
+                    self.transport.interrupt()
                 await self._drive(lambda: False)  # until stdout ends
             except ClaudeSDKError:
                 pass  # the transport is gone already; closing it is all that is left

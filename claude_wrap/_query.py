@@ -28,19 +28,22 @@ async def query(
 ) -> AsyncIterator[Message]:
     """Run the agent on ``prompt`` and yield every message it produces.
 
-    With a string prompt the run ends after its ``ResultMessage``. With an
-    async iterable of stream-json ``user`` frames, each frame is a turn and
-    the run ends after the last one's result.
+    ``prompt`` is a string, or an async iterable of stream-json ``user``
+    frames (each one a prompt of its own). The run ends when the binary
+    exits: once the prompts are written its input is closed (with hooks,
+    ``can_use_tool`` or in-process MCP servers, only after the binary says
+    the last prompt's run is over, so they keep working until then), and
+    everything it still produces is yielded, including the turns it starts
+    on its own when a background agent finishes.
 
-    If the final result is an error (``is_error``), it is yielded first and
-    then ``ResultError`` is raised with its details; other failures raise
-    the typed errors of ``claude_wrap._exceptions`` (a crashed binary gives
-    ``ProcessError`` with its exit code and stderr in the message).
+    If the binary exits non-zero right after an error result (``is_error``),
+    that result is yielded and then ``ResultError`` is raised with its
+    details; other failures raise the typed errors of
+    ``claude_wrap._exceptions`` (a crashed binary gives ``ProcessError`` with
+    its exit code and stderr in the message).
 
     Leaving the loop early (``break``, an exception, cancellation) stops the
-    binary and everything it started; nothing is left running. Hooks,
-    ``can_use_tool`` and in-process tools keep working until the result,
-    because stdin stays open until then.
+    binary and everything it started; nothing is left running.
 
     ``transport`` replaces the binary this would start: a ``Transport``
     (the official package's interface, e.g. a binary in a container) or a
@@ -64,39 +67,19 @@ async def query(
 async def run_prompt(
     session: Session, prompt: str | AsyncIterable[dict[str, Any]], *, prompt_sent: bool = False
 ) -> AsyncGenerator[Message, None]:
-    """Drive one run on a started session, then close it (shared by ``query()``
-    and pre-started sessions). ``prompt_sent``: a string prompt was already
-    written with the handshake."""
-    from ._connect import result_error, user_frame
-    from ._exceptions import ProcessError
-    from ._messages import ResultMessage
+    """Drive one run on a started session to the binary's exit, then close it
+    (shared by ``query()`` and pre-started sessions). ``prompt_sent``: a
+    string prompt was already written with the handshake."""
+    from ._connect import user_frame
 
-    last: ResultMessage | None = None
-    failure: ProcessError | None = None
-    single = isinstance(prompt, str)
     try:
         if isinstance(prompt, str):
             if not prompt_sent:
                 await session.send_user(user_frame(prompt))
         else:
-            session.eof_when_idle = True
             session.feed(prompt)
-        while True:
-            try:
-                message = await session.receive()
-            except ProcessError as exc:
-                if last is not None and last.is_error:
-                    failure = exc  # the error result already says what happened
-                    break
-                raise
-            if message is None:
-                break
+        await session.end_input_at_run_end()
+        while (message := await session.receive()) is not None:
             yield message
-            if isinstance(message, ResultMessage):
-                last = message
-                if single or (session.feeding_done and not session.turn_open):
-                    break
     finally:
         await session.aclose()
-    if last is not None and last.is_error:
-        raise result_error(last, failure)

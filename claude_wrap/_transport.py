@@ -87,6 +87,10 @@ class LineTransport(ABC):
     def kill(self) -> None:
         """Stop the peer at once, without grace (used when a turn times out)."""
 
+    def interrupt(self) -> None:
+        """Ask the peer to stop what it is doing and exit, when its input is
+        already closed (the run was abandoned); by default nothing."""
+
 
 def _to_own_stderr(line: str) -> None:
     """Pass a line of the binary's stderr on to ours, at once (a warning
@@ -441,6 +445,15 @@ class SubprocessTransport(LineTransport):
         """SIGKILL the child's process group now; ``aclose()`` still reaps it."""
         if self._process is not None and self._process.returncode is None:
             self._signal_group(signal.SIGKILL)
+
+    def interrupt(self) -> None:
+        """SIGINT to the binary alone: it stops its turn and its background
+        work as on Ctrl-C, and exits (its tools' commands are its to stop)."""
+        if self._process is not None and self._process.returncode is None and sys.platform != "win32":
+            try:
+                self._process.send_signal(signal.SIGINT)
+            except ProcessLookupError:
+                pass
 
     async def aclose(self) -> None:
         """Stop the child and everything it started; bounded, never raises.

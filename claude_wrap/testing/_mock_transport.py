@@ -38,7 +38,9 @@ class MockTransport(LineTransport):
 
     Without a handler, ``initialize`` requests are answered with an empty
     success and nothing else happens. ``sent`` keeps every frame written;
-    ``close_output()`` ends the stream the library reads.
+    ``close_output()`` ends the stream the library reads. Like the binary,
+    it ends its output at end of input once every ``user`` frame written
+    has had its ``result`` (fed after the EOF, if need be).
     """
 
     def __init__(self, handler: Handler | None = None) -> None:
@@ -48,6 +50,7 @@ class MockTransport(LineTransport):
         self.closed = False
         self._lines: deque[bytes | None] = deque()
         self._ready = anyio.Event()
+        self._turns_open = 0
         self.on_receive: Callable[[bytes], None] | None = None
         """Called with each line just before ``receive()`` returns it (for timing)."""
         self.on_send: Callable[[dict[str, Any]], None] | None = None
@@ -57,6 +60,10 @@ class MockTransport(LineTransport):
         """Queue frames (dicts, or raw lines) for the library to read."""
         for frame in frames:
             self._lines.append(frame if isinstance(frame, bytes) else json.dumps(frame).encode())
+            if isinstance(frame, Mapping) and frame.get("type") == "result" and self._turns_open:
+                self._turns_open -= 1
+                if not self._turns_open and self.eof_received:
+                    self.close_output()
         self._wake()
 
     def close_output(self) -> None:
@@ -73,6 +80,8 @@ class MockTransport(LineTransport):
             raise TransportClosedError("the mock transport is closed")
         frame = json.loads(line)
         self.sent.append(frame)
+        if frame.get("type") == "user":
+            self._turns_open += 1
         if self.on_send is not None:
             self.on_send(frame)
         if self.handler is None:
@@ -98,8 +107,11 @@ class MockTransport(LineTransport):
         return line
 
     async def send_eof(self) -> None:
+        if self.eof_received:
+            return
         self.eof_received = True
-        self.close_output()
+        if not self._turns_open:
+            self.close_output()
 
     async def aclose(self) -> None:
         self.closed = True
@@ -107,7 +119,8 @@ class MockTransport(LineTransport):
 
     @property
     def returncode(self) -> int | None:
-        return 0 if self.closed or self.eof_received else None
+        ended = self.eof_received and None in self._lines  # it "exits" once its output is over
+        return 0 if self.closed or ended else None
 
     async def wait(self) -> int | None:
         return self.returncode

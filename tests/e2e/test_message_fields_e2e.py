@@ -34,6 +34,7 @@ from claude_wrap import (
     ToolUseBlock,
     UserMessage,
     create_sdk_mcp_server,
+    query,
     tool,
 )
 from claude_wrap._message_shapes import (
@@ -302,7 +303,13 @@ async def test_stop_hook_lists_background_tasks_and_session_crons(
         Reply.text("done"),
     )
     options = make_options(allowed_tools=["Bash", "CronCreate"], hooks={"Stop": [HookMatcher(None, [on_stop])]})
-    await run("schedule things", options)
+    # The run would go on until the background job ends (the binary waits
+    # for it): leave at the result instead, which stops both.
+    with anyio.fail_after(60):
+        async with aclosing(query(prompt="schedule things", options=options)) as messages:  # type: ignore[type-var]
+            async for message in messages:
+                if isinstance(message, ResultMessage):
+                    break
 
     [stop] = seen
     [task] = stop["background_tasks"]

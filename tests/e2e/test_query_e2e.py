@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import signal
 from pathlib import Path
 from typing import Any
@@ -112,12 +113,19 @@ async def test_max_turns_gives_error_result_then_result_error(
             async for message in query(prompt="loop", options=make_options(max_turns=1, allowed_tools=["Bash"])):
                 seen.append(message)
 
-    assert isinstance(seen[-1], ResultMessage)
-    assert seen[-1].subtype == "error_max_turns" and seen[-1].is_error
-    assert seen[-1].outcome == "max_turns"
-    assert info.value.subtype == "error_max_turns"
-    assert info.value.result_message is seen[-1]
-    assert "maximum number of turns" in str(info.value)
+    result, error = seen[-1], info.value
+    assert isinstance(result, ResultMessage)
+    assert result.subtype == "error_max_turns" and result.is_error
+    assert result.outcome == "max_turns"
+    # The binary exits 1 right after the error result; the error says what the result said.
+    assert str(error) == str(ProcessError(f"Claude Code returned an error result: {result.errors[0]}", exit_code=1))
+    assert error.exit_code == 1 and error.stderr is None
+    assert (error.subtype, error.errors, error.terminal_reason) == ("error_max_turns", result.errors, "max_turns")
+    assert error.session_id == result.session_id and error.data["type"] == "result"
+    assert error.result_message is result
+    assert isinstance(error.__cause__, ProcessError) and error.__cause__.exit_code == 1
+    twin = pickle.loads(pickle.dumps(error))
+    assert type(twin) is ResultError and str(twin) == str(error) and twin.data == error.data
 
 
 async def test_api_error_ends_with_typed_outcome(scripted_model: ScriptedModel, make_options: Options) -> None:
