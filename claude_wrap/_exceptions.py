@@ -186,7 +186,9 @@ class ResultError(ProcessError):
         stderr: str | None = None,
         result_message: Any = None,
     ) -> None:
-        data = dict(data) if isinstance(data, Mapping) else {}
+        # The caller's dict itself, as in the official package; any other
+        # mapping is copied, anything else (pickle's reconstruction) is empty.
+        data = data if isinstance(data, dict) else dict(data) if isinstance(data, Mapping) else {}
         self.data = data
         self.subtype = _str_or_none(data.get("subtype"))
         self.errors = _normalized_errors(data.get("errors"))
