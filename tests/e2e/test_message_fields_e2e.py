@@ -278,7 +278,7 @@ async def test_init_frame_and_model_usage_fit_their_typed_dicts(
     # Not sent here: no plugin failed, no betas were asked for.
     assert (init.plugin_errors, init.betas) == (None, None)
     # A scripted model is no Anthropic endpoint; nothing asked for a sandbox.
-    assert (init.data.get("served_by_anthropic"), init.data.get("sandbox_enabled")) == (False, False)
+    assert (message.data.get("served_by_anthropic"), message.data.get("sandbox_enabled")) == (False, False)
 
     result = messages[-1]
     assert isinstance(result, ResultMessage) and result.model_usage
