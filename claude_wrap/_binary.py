@@ -465,10 +465,13 @@ def _explicit(value: str | os.PathLike[str], what: str) -> Path:
         if found:
             return Path(found).absolute()
     reason = "is not executable" if path.is_file() else "does not exist"
-    error = CLINotFoundError(
-        f"Claude Code not found at: {raw} (the path from {what} {reason}; fix or remove it: "
-        "an explicit path never falls back to another binary)"
-    )
+    if what == "cli_path" and reason == "does not exist":
+        error = CLINotFoundError(f"Claude Code not found at: {raw}")  # the official package's words
+    else:
+        error = CLINotFoundError(
+            f"Claude Code not found at: {raw} (the path from {what} {reason}; fix or remove it: "
+            "an explicit path never falls back to another binary)"
+        )
     error.cli_path = raw
     raise error
 

@@ -591,8 +591,9 @@ def test_prefer_path(layout: Layout, monkeypatch: pytest.MonkeyPatch) -> None:
 @posix_only
 def test_missing_explicit_path_is_an_error(layout: Layout, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     missing = tmp_path / "nowhere" / "claude"
-    with pytest.raises(CLINotFoundError, match="does not exist") as info:
+    with pytest.raises(CLINotFoundError) as info:
         find_binary(missing)
+    assert str(info.value) == f"Claude Code not found at: {missing}"  # the official words
     assert info.value.cli_path == str(missing)
     monkeypatch.setenv(_binary.ENV_CLI, str(missing))
     with pytest.raises(CLINotFoundError, match="CLAUDE_WRAP_CLI"):
