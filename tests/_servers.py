@@ -1,7 +1,8 @@
-"""Real PostgreSQL and Redis servers on loopback, for the session-store tests.
+"""Real PostgreSQL, Redis and S3 servers on loopback, for the session-store tests.
 
 `scripts/ci_services.sh` installs the Debian packages; these helpers start
 private instances (own data dir under a temp dir, own port) and stop them.
+The S3 server is moto's (a dev dependency), in a process of its own.
 Also used by `scripts/bench_sessions.py`. Registered as a pytest plugin by
 tests/conftest.py, so the session fixtures below exist once per test run.
 """
@@ -9,6 +10,7 @@ tests/conftest.py, so the session fixtures below exist once per test run.
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import pwd
 import shutil
@@ -19,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from typing import TypeVar
 
 import pytest
 
@@ -80,7 +83,7 @@ def _watch(server_pid: int, sig: signal.Signals, root: str) -> subprocess.Popen[
     )
 
 
-def _unwatch(server: PostgresServer | RedisServer) -> None:
+def _unwatch(server: PostgresServer | _ChildServer) -> None:
     watcher, server.watcher = server.watcher, None
     if watcher is not None:
         watcher.kill()
@@ -138,26 +141,16 @@ class PostgresServer:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-class RedisServer:
-    """``redis-server`` as a child process; an append-only file if ``persistent``."""
+class _ChildServer:
+    """A server run as our child process, stopped with SIGTERM."""
 
-    def __init__(self, *, persistent: bool = False) -> None:
-        self.persistent = persistent
-        self.exe = shutil.which("redis-server")
-        if not self.exe:
-            raise RuntimeError("redis-server is not installed: run scripts/ci_services.sh")
-        self.port = free_port()
-        self.root = tempfile.mkdtemp(prefix="cw-redis-")
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.watcher: subprocess.Popen[bytes] | None = None
+    root: str
+    proc: subprocess.Popen[bytes] | None = None
+    watcher: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> None:
-        aof = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else ["--appendonly", "no"]
-        argv = [self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", *aof,
-                "--daemonize", "no", "--dir", self.root, "--loglevel", "warning"]  # fmt: skip
-        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait_port(self.port, self.proc)
+    def _spawn(self, argv: list[str], port: int) -> None:
+        self.proc = subprocess.Popen(argv, cwd=self.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait_port(port, self.proc)
         self.watcher = _watch(self.proc.pid, signal.SIGTERM, self.root)
 
     def stop(self) -> None:
@@ -176,6 +169,40 @@ class RedisServer:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+class RedisServer(_ChildServer):
+    """``redis-server`` as a child process; an append-only file if ``persistent``."""
+
+    def __init__(self, *, persistent: bool = False) -> None:
+        self.persistent = persistent
+        exe = shutil.which("redis-server")
+        if not exe:
+            raise RuntimeError("redis-server is not installed: run scripts/ci_services.sh")
+        self.exe = exe
+        self.port = free_port()
+        self.root = tempfile.mkdtemp(prefix="cw-redis-")
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        aof = ["--appendonly", "yes", "--appendfsync", "always"] if self.persistent else ["--appendonly", "no"]
+        argv = [self.exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", *aof,
+                "--daemonize", "no", "--dir", self.root, "--loglevel", "warning"]  # fmt: skip
+        self._spawn(argv, self.port)
+
+
+class S3Server(_ChildServer):
+    """moto's S3 server as a child process (in memory); any credentials and region do."""
+
+    def __init__(self) -> None:
+        if importlib.util.find_spec("moto") is None:
+            raise RuntimeError("moto is not installed: install the dev extra (pip install -e '.[dev]')")
+        self.port = free_port()
+        self.root = tempfile.mkdtemp(prefix="cw-s3-")
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self._spawn([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(self.port)], self.port)
+
+
 def _has_user(name: str) -> bool:
     try:
         pwd.getpwnam(name)
@@ -184,23 +211,30 @@ def _has_user(name: str) -> bool:
     return True
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
-    """A private PostgreSQL server for the whole test run."""
-    server = PostgresServer()
+_Server = TypeVar("_Server", PostgresServer, RedisServer, S3Server)
+
+
+def _running(server: _Server) -> Iterator[_Server]:
     try:
         server.start()
         yield server
     finally:
         server.destroy()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A private PostgreSQL server for the whole test run."""
+    yield from _running(PostgresServer())
 
 
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[RedisServer]:
     """A private Redis server for the whole test run."""
-    server = RedisServer()
-    try:
-        server.start()
-        yield server
-    finally:
-        server.destroy()
+    yield from _running(RedisServer())
+
+
+@pytest.fixture(scope="session")
+def s3_server() -> Iterator[S3Server]:
+    """A private S3 server (moto's) for the whole test run."""
+    yield from _running(S3Server())

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _servers import postgres_server, redis_server  # noqa: F401 - session fixtures (real servers)
+from _servers import postgres_server, redis_server, s3_server  # noqa: F401 - session fixtures (real servers)
 
 
 @pytest.fixture(autouse=True)
