@@ -99,9 +99,9 @@ def main() -> int:
 
     if args.list or not args.programs:
         for entry in entries():
-            print(entry.name + (f"   (skipped: {entry.skip})" if entry.skip else ""))
+            print(entry.name + (f"   (a {entry.adapter} store adapter: tests/compat/test_store_adapters.py runs it)" if entry.adapter else ""))
         return 0
-    selected = [e for e in _select(args.programs) if e.skip is None]
+    selected = [e for e in _select(args.programs) if e.adapter is None]
     sides = (args.self, args.self) if args.self else ("official", "ours")
     root = runs_root()
     failed = 0

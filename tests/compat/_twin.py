@@ -76,14 +76,13 @@ class Program:
     copy: tuple[Path, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
     timeout: float = DEFAULT_TIMEOUT
-    skip: str | None = None
     expect_exit: int = 0
     # Paths (patterns as in intentional.py) not compared, with the race that makes them vary.
     unstable: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_spec(cls, name: str, source: Path, subdir: str, spec: dict[str, Any], *, copy: tuple[Path, ...] = ()) -> Program:
-        known = {"replies", "argv", "call", "backend", "cell", "files", "env", "timeout", "skip", "expect_exit", "unstable", "about"}
+        known = {"replies", "argv", "call", "backend", "cell", "files", "env", "timeout", "expect_exit", "unstable", "about"}
         unknown = set(spec) - known
         if unknown:
             raise ValueError(f"{name}: unknown spec keys {sorted(unknown)}")
@@ -102,7 +101,6 @@ class Program:
             copy=copy,
             env=dict(spec.get("env", {})),
             timeout=float(spec.get("timeout", DEFAULT_TIMEOUT)),
-            skip=spec.get("skip"),
             expect_exit=int(spec.get("expect_exit", 0)),
             unstable=dict(spec.get("unstable", {})),
         )

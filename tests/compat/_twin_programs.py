@@ -69,11 +69,16 @@ def official_venv() -> ModuleType:
 
 @dataclass(frozen=True)
 class Entry:
-    """A program known from its spec alone (collection needs nothing else)."""
+    """A program known from its spec alone (collection needs nothing else).
+
+    ``adapter``: the unit is a SessionStore adapter module for users to
+    copy, not a program; this names its backend, and test_store_adapters.py
+    runs it on both packages instead of the harness.
+    """
 
     name: str
     spec_path: Path
-    skip: str | None
+    adapter: str | None = None
 
 
 def _spec(path: Path) -> dict[str, Any]:
@@ -91,13 +96,19 @@ def entries() -> list[Entry]:
         name = f"example-{_example_stem(spec)}"
         if path.stem != name.removeprefix("example-"):
             raise ValueError(f"{path.name} should be named {name.removeprefix('example-')}.json")
-        found.append(Entry(name, path, spec.get("skip")))
+        if "adapter" in spec and set(spec) - _ADAPTER_KEYS:
+            raise ValueError(f"{path.name}: an adapter's spec has only {sorted(_ADAPTER_KEYS)}")
+        found.append(Entry(name, path, spec.get("adapter")))
     for source in sorted(OWN.glob("*.py")):
         path = source.with_suffix(".json")
         if not path.exists():
             raise FileNotFoundError(f"{source.name} has no spec {path.name}")
-        found.append(Entry(f"own-{source.stem}", path, _spec(path).get("skip")))
+        _spec(path)
+        found.append(Entry(f"own-{source.stem}", path))
     return found
+
+
+_ADAPTER_KEYS = {"example", "unit", "adapter", "about"}
 
 
 def _example_stem(spec: dict[str, Any]) -> str:
@@ -106,6 +117,8 @@ def _example_stem(spec: dict[str, Any]) -> str:
 
 def load(entry: Entry, examples: Path) -> Program:
     """The runnable program of ``entry``; examples come from ``examples`` (the sdist's)."""
+    if entry.adapter is not None:
+        raise ValueError(f"{entry.name} is a store adapter, not a program (see test_store_adapters.py)")
     spec = _spec(entry.spec_path)
     if entry.spec_path.parent == OWN:
         return Program.from_spec(entry.name, entry.spec_path.with_suffix(".py"), "programs", spec)

@@ -37,7 +37,6 @@ def twins(
         item.callspec.params["entry"]
         for item in request.session.items
         if hasattr(item, "callspec") and isinstance(item.callspec.params.get("entry"), Entry)
-        and item.get_closest_marker("skip") is None
     ]
     pool = TwinPool(
         selected,

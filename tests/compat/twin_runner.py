@@ -263,9 +263,14 @@ class _AliasFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         """The target module is already executed."""
 
 
+def shim_import() -> None:
+    """From here on, ``import claude_agent_sdk`` gives claude_wrap (tests that run a program on each package use it too)."""
+    sys.meta_path.insert(0, _AliasFinder())
+
+
 def _prepare_ours(root: str) -> types.ModuleType:
     sys.path.insert(0, root)
-    sys.meta_path.insert(0, _AliasFinder())
+    shim_import()
     return importlib.import_module(PACKAGE)
 
 
