@@ -21,15 +21,13 @@ Every such failure is logged on the ``claude_wrap`` logger with its traceback.
 
 from __future__ import annotations
 
-import inspect
 import logging
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-import anyio
-
 from ._agents import agents_to_wire
+from ._callbacks import CallbackTimeoutError, call_user
 from ._exceptions import CLIConnectionError
 from ._hook_types import HOOK_EVENTS, HookMatcher, hook_output_to_wire
 from ._options import ClaudeAgentOptions
@@ -67,26 +65,9 @@ class ControlPlane:
     until the binary says it is over."""
 
 
-async def _call(callback: Any, *args: Any, timeout: float | None) -> Any:
-    """Run a sync or async user callback, under an optional time limit."""
-    with anyio.fail_after(timeout) if timeout is not None else _no_limit():
-        result = callback(*args)
-        if inspect.isawaitable(result):
-            result = await result
-    return result
-
-
-class _no_limit:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
 def _failure_text(what: str, exc: BaseException) -> str:
-    if isinstance(exc, TimeoutError) and not str(exc):
-        return f"{what} timed out"
+    if isinstance(exc, CallbackTimeoutError):
+        return str(exc)
     return f"{what} raised {type(exc).__name__}: {exc}"
 
 
@@ -124,12 +105,15 @@ def _hook_handler(
             raise LookupError(f"no hook callback registered as {callback_id!r}")
         hook_input = request.get("input") or {}
         tool_use_id = request.get("tool_use_id")
+        name = getattr(entry.callback, "__qualname__", repr(entry.callback))
+        what = f"{entry.event} hook {name}"
         try:
-            output = await _call(entry.callback, hook_input, tool_use_id, {"signal": None}, timeout=timeout)
+            output = await call_user(
+                entry.callback, hook_input, tool_use_id, {"signal": None}, timeout=timeout, what=what
+            )
             return hook_output_to_wire(output)
         except Exception as exc:
-            name = getattr(entry.callback, "__qualname__", repr(entry.callback))
-            reason = _failure_text(f"{entry.event} hook {name}", exc)
+            reason = _failure_text(what, exc)
             log.warning("claude_wrap: %s", reason, exc_info=exc)
             policy = entry.matcher.on_failure
             if policy is None:
@@ -159,7 +143,7 @@ def _permission_handler(callback: Any, on_question: Any, *, timeout: float | Non
             reason = context.decision_reason or f"{tool_name} needs approval, and no can_use_tool callback is set"
             return {"behavior": "deny", "message": reason}
         try:
-            result = await _call(callback, tool_name, tool_input, context, timeout=timeout)
+            result = await call_user(callback, tool_name, tool_input, context, timeout=timeout, what="can_use_tool")
             wire = permission_result_to_wire(result, tool_input)
         except Exception as exc:
             reason = _failure_text(f"can_use_tool for {tool_name}", exc)
@@ -183,7 +167,7 @@ async def _answer_questions(
     is a denial whose message the model reads, so the turn goes on."""
     try:
         questions = user_questions(tool_input)
-        answers = await _call(callback, questions, context, timeout=timeout)
+        answers = await call_user(callback, questions, context, timeout=timeout, what="on_user_question")
         return permission_result_to_wire(answer_user_questions(tool_input, answers), tool_input)
     except Exception as exc:
         reason = _failure_text("on_user_question", exc)
@@ -202,7 +186,7 @@ def _dialog_handler(
         if callback is None:
             return dict(fallback)
         try:
-            answer = await _call(callback, request, timeout=timeout)
+            answer = await call_user(callback, request, timeout=timeout, what=what)
         except Exception as exc:
             log.warning("claude_wrap: %s", _failure_text(what, exc), exc_info=exc)
             return dict(fallback)
@@ -324,7 +308,7 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         from ._mcp_server import mcp_message_handler
 
         # One handler per session: JSON-RPC ids and in-flight calls are per connection.
-        plane.handlers["mcp_message"] = mcp_message_handler(sdk_servers)
+        plane.handlers["mcp_message"] = mcp_message_handler(sdk_servers, timeout=options.callback_timeout)
     plane.handlers["elicitation"] = _dialog_handler(
         options.on_elicitation, what="on_elicitation", fallback={"action": "decline"}, timeout=options.callback_timeout
     )

@@ -867,8 +867,9 @@ HookCallback = Callable[
 ]
 """A hook callback: ``(input_data, tool_use_id, context) -> HookJSONOutput``.
 
-It may be a coroutine function or a plain function. ``tool_use_id`` is the
-tool call's id for tool events (the binary sends an id for other events too).
+It may be a coroutine function or (our extension) a plain function, which
+runs in a worker thread. ``tool_use_id`` is the tool call's id for tool
+events (the binary sends an id for other events too).
 """
 
 

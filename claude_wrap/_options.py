@@ -276,8 +276,11 @@ class ClaudeAgentOptions:
     turn_timeout: Optional[float] = None
     """Fail a turn that runs longer than this."""
     callback_timeout: Optional[float] = None
-    """Limit for each hook and ``can_use_tool`` call; expiry counts as a failure
-    (a denial for permission decisions)."""
+    """Limit for each call of a hook, ``can_use_tool``, ``on_user_question``,
+    ``on_elicitation``, ``on_user_dialog`` and in-process MCP tool handler,
+    sync or async; expiry counts as a failure (a denial for permission
+    decisions, an error result for a tool). A plain function's worker thread
+    is abandoned, not stopped."""
     shutdown_grace: float = 5.0
     """Seconds to wait after closing stdin, and again after SIGTERM."""
 

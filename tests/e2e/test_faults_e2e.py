@@ -89,7 +89,7 @@ async def test_hanging_callback_times_out_and_denies(
     scripted_model.add(Reply.tool_use("Bash", {"command": "touch h.txt", "description": "x"}), Reply.text("ok"))
     messages = await run("go", make_options(can_use_tool=hang, callback_timeout=1))
     assert not (workdir / "h.txt").exists()
-    assert "timed out" in str(tool_results(messages)[0].content)
+    assert "can_use_tool did not finish within 1 s (callback_timeout)" in str(tool_results(messages)[0].content)
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "ok"
 
 
