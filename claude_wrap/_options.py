@@ -271,8 +271,9 @@ class ClaudeAgentOptions:
     ``CLAUDE_CODE_STREAM_CLOSE_TIMEOUT`` milliseconds, when that is set)."""
     idle_timeout: Optional[float] = None
     """Fail a turn after this long with no output from the binary (time
-    spent in our own callbacks does not count); it also covers a background
-    agent the binary is still running after a result."""
+    spent in our own callbacks does not count, nor time the event loop spent
+    elsewhere while output waited); it also covers a background agent the
+    binary is still running after a result."""
     turn_timeout: Optional[float] = None
     """Fail a turn that runs longer than this."""
     callback_timeout: Optional[float] = None

@@ -2,7 +2,8 @@
 
 A plain (sync) callback runs in a worker thread, so blocking code in it
 stalls neither its own session nor any other in the process, and the time
-limits hold for it as for a coroutine.
+limits hold for it as for a coroutine. The idle watchdog never blames the
+binary for time the event loop spent elsewhere.
 
 The limits in these tests are hang guards; the blocking callbacks wait on
 events that the test sets when it ends, so no thread outlives it for long.
@@ -11,6 +12,7 @@ events that the test sets when it ends, so no thread outlives it for long.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ import pytest
 from _e2e import Options, bash, run, tool_results
 
 from claude_wrap import (
+    AssistantMessage,
     ClaudeAgentOptions,
     ClaudeSDKClient,
     HookMatcher,
@@ -187,3 +190,32 @@ async def test_an_mcp_tool_that_never_returns_ends_at_callback_timeout(
     result = tool_results(messages)[0]
     assert result.is_error and "callback_timeout" in str(result.content)
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "the tool timed out"
+
+
+async def test_a_stalled_event_loop_does_not_trip_the_idle_watchdog(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    # The binary streams deltas every 0.1 s; plain blocking code in another
+    # task holds the event loop for 3 s, past idle_timeout=1, while the
+    # reader waits. The output it wrote meanwhile is waiting in the pipe.
+    text = "word " * 60
+    scripted_model.add(Reply.text(text).chunked(1 << 16, delta_chars=5).slow(between_events=0.1))
+    streaming = anyio.Event()
+    stalled = False
+    messages: list[Any] = []
+
+    async def stall() -> None:
+        nonlocal stalled
+        await streaming.wait()
+        await anyio.wait_all_tasks_blocked()  # the reader waits for the binary's next line
+        time.sleep(3)  # blocking on purpose: the event loop does nothing meanwhile
+        stalled = True
+
+    options = make_options(idle_timeout=1, include_partial_messages=True)
+    with anyio.fail_after(60):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_streamed_turn, options, messages, streaming.set)
+            tg.start_soon(stall)
+    assert stalled
+    final = [m for m in messages if isinstance(m, AssistantMessage)]
+    assert final and isinstance(messages[-1], ResultMessage) and messages[-1].result == text
