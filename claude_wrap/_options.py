@@ -225,9 +225,6 @@ class ClaudeAgentOptions:
     ...}`` or ``{"behavior": "cancelled"}``. Without it, dialogs are cancelled."""
     supported_dialog_kinds: list[str] = field(default_factory=list)
     """Dialog kinds ``on_user_dialog`` can answer (sent in ``initialize``)."""
-    hooks_fail_open: bool = False
-    """If true, a raising ``PreToolUse``/``PermissionRequest`` hook means "no
-    opinion" instead of denying the tool."""
 
     # -- additions: agents and prompts -------------------------------------------
     agent: Optional[str] = None
@@ -279,9 +276,10 @@ class ClaudeAgentOptions:
     callback_timeout: Optional[float] = None
     """Limit for each call of a hook, ``can_use_tool``, ``on_user_question``,
     ``on_elicitation``, ``on_user_dialog`` and in-process MCP tool handler,
-    sync or async; expiry counts as a failure (a denial for permission
-    decisions, an error result for a tool). A plain function's worker thread
-    is abandoned, not stopped."""
+    sync or async. A callback past it fails like one that raised: the binary
+    gets an error reply and decides (``can_use_tool``: the tool is denied; a
+    hook: its matcher's ``on_failure``), and a tool call is an error result
+    for the model. A plain function's worker thread is abandoned, not stopped."""
     shutdown_grace: float = 5.0
     """Seconds to wait after closing stdin, and again after SIGTERM."""
 

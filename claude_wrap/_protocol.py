@@ -622,8 +622,11 @@ class Session:
                         # the handler's error, answered like any other.
                         line = _response_line({"subtype": "success", "request_id": rid, "response": result or {}})
                     except Exception as exc:  # noqa: BLE001 - becomes the error reply
-                        log.warning("claude_wrap: %s handler raised", subtype, exc_info=True)
-                        line = _response_line(_error_reply(rid, f"{type(exc).__name__}: {exc}"))
+                        # str(exc), as the official package sends it: the binary
+                        # shows it (a failed can_use_tool: "Tool permission
+                        # request failed: Error: <text>").
+                        log.debug("claude_wrap: answering %s with an error", subtype, exc_info=True)
+                        line = _response_line(_error_reply(rid, str(exc)))
             if scope.cancel_called:
                 line = None  # the binary withdrew the request: never answer late
         except anyio.get_cancelled_exc_class():
