@@ -4,38 +4,44 @@
 for the binary's control requests, plus the ``initialize`` fields that
 register them.
 
-What a raising (or timed-out) callback means, by design:
+A callback that raises (or outlives ``callback_timeout``) is answered as the
+official package answers it: with an error reply whose text is ``str()`` of
+the exception. What that means is the binary's decision:
 
-* ``can_use_tool`` and hooks on ``PreToolUse`` / ``PermissionRequest`` fail
-  **closed**: the tool is denied and the exception text is the reason the
-  model sees. ``ClaudeAgentOptions(hooks_fail_open=True)`` or
-  ``HookMatcher(on_failure="continue")`` make such hooks fail open instead.
-* ``on_user_question`` fails closed the same way: the model gets an error
-  tool result naming the failure, and the turn goes on.
-* Hooks on every other event fail **open**: the binary gets an error reply,
-  which it treats as "no opinion", and the run goes on. A matcher with
-  ``on_failure="block"`` turns that into a block (``decision: block``).
+* ``can_use_tool``: the tool is denied; the model reads "Tool permission
+  request failed: Error: <text>".
+* A hook, on any event: the answer counts as empty ("no opinion"; the
+  binary reports a ``hook_callback_failed`` warning as a ``SystemMessage``),
+  unless its matcher says ``HookMatcher(on_failure="block")``: then the
+  failure blocks (a PreToolUse hook denies the tool, a UserPromptSubmit
+  hook refuses the prompt ...). The model never sees the exception text.
 
-Every such failure is logged on the ``claude_wrap`` logger with its traceback.
+Our own callbacks keep their documented answers: a failing
+``on_user_question`` becomes an error tool result naming the failure (the
+turn goes on); a failing ``on_elicitation`` / ``on_user_dialog`` declines /
+cancels.
+
+Each failure is logged on the ``claude_wrap`` logger at INFO, with its
+traceback (the official package logs nothing; INFO stays off stderr unless
+the application configures logging).
 """
 
 from __future__ import annotations
 
-import inspect
 import logging
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-import anyio
-
 from ._agents import agents_to_wire
+from ._callbacks import CallbackTimeoutError, call_user
 from ._exceptions import CLIConnectionError
 from ._hook_types import HOOK_EVENTS, HookMatcher, hook_output_to_wire
 from ._options import ClaudeAgentOptions
 from ._permission_types import (
     ASK_USER_QUESTION,
     PermissionResultAllow,
+    PermissionResultDeny,
     ToolPermissionContext,
     answer_user_questions,
     permission_result_to_wire,
@@ -46,9 +52,6 @@ from ._protocol import ControlHandler
 __all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered", "control_plane", "initialize_request"]
 
 log = logging.getLogger("claude_wrap")
-
-# Hook events whose answer is a permission decision: a failure denies.
-_DECIDING_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
 
 
 class CanUseToolShadowedWarning(UserWarning):
@@ -67,78 +70,43 @@ class ControlPlane:
     until the binary says it is over."""
 
 
-async def _call(callback: Any, *args: Any, timeout: float | None) -> Any:
-    """Run a sync or async user callback, under an optional time limit."""
-    with anyio.fail_after(timeout) if timeout is not None else _no_limit():
-        result = callback(*args)
-        if inspect.isawaitable(result):
-            result = await result
-    return result
+def _name(callback: Any) -> str:
+    return str(getattr(callback, "__qualname__", None) or repr(callback))
 
 
-class _no_limit:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
+def _failed(what: str, exc: BaseException) -> None:
+    log.info("claude_wrap: %s failed: %s", what, exc, exc_info=exc)
 
 
 def _failure_text(what: str, exc: BaseException) -> str:
-    if isinstance(exc, TimeoutError) and not str(exc):
-        return f"{what} timed out"
+    """What failed, for our own callbacks' answers (the official ones send ``str(exc)``)."""
+    if isinstance(exc, CallbackTimeoutError):
+        return str(exc)
     return f"{what} raised {type(exc).__name__}: {exc}"
-
-
-def _deny_output(event: str, reason: str) -> dict[str, Any]:
-    if event == "PermissionRequest":
-        return {
-            "hookSpecificOutput": {
-                "hookEventName": "PermissionRequest",
-                "decision": {"behavior": "deny", "message": reason},
-            }
-        }
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": reason,
-        }
-    }
 
 
 @dataclass
 class _Registered:
     callback: Any
     event: str
-    matcher: HookMatcher
 
 
-def _hook_handler(
-    registry: dict[str, _Registered], *, fail_open: bool, timeout: float | None
-) -> ControlHandler:
+def _hook_handler(registry: dict[str, _Registered], *, timeout: float | None) -> ControlHandler:
     async def handle(request: dict[str, Any]) -> dict[str, Any]:
         callback_id = request.get("callback_id")
         entry = registry.get(callback_id) if isinstance(callback_id, str) else None
         if entry is None:
-            raise LookupError(f"no hook callback registered as {callback_id!r}")
-        hook_input = request.get("input") or {}
-        tool_use_id = request.get("tool_use_id")
+            raise LookupError(f"No hook callback found for ID: {callback_id}")
+        what = f"{entry.event} hook {_name(entry.callback)}"
         try:
-            output = await _call(entry.callback, hook_input, tool_use_id, {"signal": None}, timeout=timeout)
+            output = await call_user(
+                entry.callback, request.get("input"), request.get("tool_use_id"), {"signal": None},
+                timeout=timeout, what=what,
+            )
             return hook_output_to_wire(output)
         except Exception as exc:
-            name = getattr(entry.callback, "__qualname__", repr(entry.callback))
-            reason = _failure_text(f"{entry.event} hook {name}", exc)
-            log.warning("claude_wrap: %s", reason, exc_info=exc)
-            policy = entry.matcher.on_failure
-            if policy is None:
-                policy = "block" if entry.event in _DECIDING_EVENTS and not fail_open else "continue"
-            if policy == "continue":
-                raise  # the binary reads an error reply as "no opinion"
-            if entry.event in _DECIDING_EVENTS:
-                return _deny_output(entry.event, reason)
-            return {"decision": "block", "reason": reason}
+            _failed(what, exc)
+            raise  # an error reply: the binary applies the matcher's onFailure
 
     return handle
 
@@ -154,17 +122,25 @@ def _permission_handler(callback: Any, on_question: Any, *, timeout: float | Non
         if on_question is not None and tool_name == ASK_USER_QUESTION:
             return await _answer_questions(on_question, tool_input, context, timeout=timeout)
         if callback is None:
+            if on_question is None:
+                # Prompts sent here although nothing answers them
+                # (permission_prompt_tool_name="stdio"): the official text.
+                raise LookupError("canUseTool callback is not provided")
             # Only on_user_question asked for host prompts; every other tool is
             # refused, as when nobody can be prompted at all.
             reason = context.decision_reason or f"{tool_name} needs approval, and no can_use_tool callback is set"
             return {"behavior": "deny", "message": reason}
         try:
-            result = await _call(callback, tool_name, tool_input, context, timeout=timeout)
+            result = await call_user(callback, tool_name, tool_input, context, timeout=timeout, what="can_use_tool")
+            if not isinstance(result, (PermissionResultAllow, PermissionResultDeny)):
+                raise TypeError(
+                    "Tool permission callback must return PermissionResult "
+                    f"(PermissionResultAllow or PermissionResultDeny), got {type(result)}"
+                )
             wire = permission_result_to_wire(result, tool_input)
         except Exception as exc:
-            reason = _failure_text(f"can_use_tool for {tool_name}", exc)
-            log.warning("claude_wrap: %s", reason, exc_info=exc)
-            return {"behavior": "deny", "message": reason}
+            _failed(f"can_use_tool for {tool_name}", exc)
+            raise  # an error reply: the binary denies the tool and tells the model why
         unanswered = isinstance(result, PermissionResultAllow) and not wire["updatedInput"].get("answers")
         if tool_name == ASK_USER_QUESTION and unanswered:
             log.warning(
@@ -183,12 +159,11 @@ async def _answer_questions(
     is a denial whose message the model reads, so the turn goes on."""
     try:
         questions = user_questions(tool_input)
-        answers = await _call(callback, questions, context, timeout=timeout)
+        answers = await call_user(callback, questions, context, timeout=timeout, what="on_user_question")
         return permission_result_to_wire(answer_user_questions(tool_input, answers), tool_input)
     except Exception as exc:
-        reason = _failure_text("on_user_question", exc)
-        log.warning("claude_wrap: %s", reason, exc_info=exc)
-        return {"behavior": "deny", "message": f"The user could not be asked: {reason}"}
+        _failed("on_user_question", exc)
+        return {"behavior": "deny", "message": f"The user could not be asked: {_failure_text('on_user_question', exc)}"}
 
 
 def _dialog_handler(
@@ -202,12 +177,12 @@ def _dialog_handler(
         if callback is None:
             return dict(fallback)
         try:
-            answer = await _call(callback, request, timeout=timeout)
+            answer = await call_user(callback, request, timeout=timeout, what=what)
         except Exception as exc:
-            log.warning("claude_wrap: %s", _failure_text(what, exc), exc_info=exc)
+            _failed(what, exc)
             return dict(fallback)
         if not isinstance(answer, dict):
-            log.warning("claude_wrap: %s returned %r, not a dict; refusing", what, type(answer).__name__)
+            log.info("claude_wrap: %s returned %r, not a dict; refusing", what, type(answer).__name__)
             return dict(fallback)
         return answer
 
@@ -296,21 +271,18 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
                 ids = []
                 for callback in matcher.hooks:
                     callback_id = f"hook_{len(registry)}"
-                    registry[callback_id] = _Registered(callback, event, matcher)
+                    registry[callback_id] = _Registered(callback, event)
                     ids.append(callback_id)
                 entry: dict[str, Any] = {"matcher": matcher.matcher, "hookCallbackIds": ids}
                 if matcher.timeout is not None:
                     entry["timeout"] = matcher.timeout
                 if matcher.on_failure is not None:
-                    # The binary applies it too: to a callback it timed out itself.
-                    entry["onFailure"] = matcher.on_failure
+                    entry["onFailure"] = matcher.on_failure  # the binary applies it to a failed callback
                 entries.append(entry)
             if entries:
                 wire[event] = entries
         plane.initialize["hooks"] = wire or None
-        plane.handlers["hook_callback"] = _hook_handler(
-            registry, fail_open=options.hooks_fail_open, timeout=options.callback_timeout
-        )
+        plane.handlers["hook_callback"] = _hook_handler(registry, timeout=options.callback_timeout)
     sdk_servers = (
         {
             name: config["instance"]  # type: ignore[typeddict-item]
@@ -324,7 +296,7 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         from ._mcp_server import mcp_message_handler
 
         # One handler per session: JSON-RPC ids and in-flight calls are per connection.
-        plane.handlers["mcp_message"] = mcp_message_handler(sdk_servers)
+        plane.handlers["mcp_message"] = mcp_message_handler(sdk_servers, timeout=options.callback_timeout)
     plane.handlers["elicitation"] = _dialog_handler(
         options.on_elicitation, what="on_elicitation", fallback={"action": "decline"}, timeout=options.callback_timeout
     )
@@ -335,10 +307,9 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         plane.initialize["supportedDialogKinds"] = list(options.supported_dialog_kinds)
     if options.can_use_tool is not None:
         _warn_if_shadowed(options)
-    if options._prompts_come_to_python:
-        plane.handlers["can_use_tool"] = _permission_handler(
-            options.can_use_tool, options.on_user_question, timeout=options.callback_timeout
-        )
+    plane.handlers["can_use_tool"] = _permission_handler(
+        options.can_use_tool, options.on_user_question, timeout=options.callback_timeout
+    )
     plane.needs_stdin = bool(
         options.hooks
         or sdk_servers

@@ -867,8 +867,9 @@ HookCallback = Callable[
 ]
 """A hook callback: ``(input_data, tool_use_id, context) -> HookJSONOutput``.
 
-It may be a coroutine function or a plain function. ``tool_use_id`` is the
-tool call's id for tool events (the binary sends an id for other events too).
+It may be a coroutine function or (our extension) a plain function, which
+runs in a worker thread. ``tool_use_id`` is the tool call's id for tool
+events (the binary sends an id for other events too).
 """
 
 
@@ -893,10 +894,15 @@ class HookMatcher:
     """
 
     on_failure: Literal["continue", "block"] | None = None
-    """What a raising callback means for this matcher.
+    """What the binary makes of a callback that fails (raises, returns
+    something that is not a dict, or outlives ``callback_timeout``).
 
-    ``"block"`` denies/blocks the event, ``"continue"`` means no opinion (as
-    if the callback had returned ``{}``); ``None`` uses the library default.
+    ``None`` or ``"continue"``: the answer counts as ``{}`` (no opinion) and
+    the binary reports a ``hook_callback_failed`` warning. ``"block"``: the
+    failure counts as a block: a ``PreToolUse`` or ``PermissionRequest`` hook
+    denies the tool, a ``UserPromptSubmit`` hook refuses the prompt, a
+    ``PostToolUse`` hook's block reaches the model. Sent in ``initialize``;
+    the binary applies it, as with the official package.
     """
 
 
@@ -905,27 +911,16 @@ class HookMatcher:
 _WIRE_RENAMES = {"continue_": "continue", "async_": "async"}
 
 
-def hook_output_to_wire(output: Mapping[str, Any] | None) -> dict[str, Any]:
+def hook_output_to_wire(output: Any) -> dict[str, Any]:
     """Turn a hook callback's return value into the JSON answer the binary expects.
 
     Renames the top-level ``continue_`` and ``async_`` keys to ``continue`` and
-    ``async`` (if both spellings are present, the Python-safe one wins) and
-    copies everything else, including ``hookSpecificOutput``, unchanged.
-    ``None`` becomes ``{}`` ("no opinion").
+    ``async`` (when both spellings are present, the later one wins) and copies
+    everything else, including ``hookSpecificOutput``, unchanged.
 
     Raises:
-        TypeError: ``output`` is not a mapping (e.g. the hook returned a string).
+        AttributeError: ``output`` has no ``items()`` (the hook returned
+            ``None``, a string ...), with the text the official package's
+            error reply carries. Return ``{}`` for "no opinion".
     """
-    if output is None:
-        return {}
-    if not isinstance(output, Mapping):
-        raise TypeError(
-            "a hook callback must return a dict (a HookJSONOutput) or None, "
-            f"got {type(output).__name__}: {output!r:.200}"
-        )
-    wire: dict[str, Any] = {}
-    for key, value in output.items():
-        if key in _WIRE_RENAMES.values() and f"{key}_" in output:
-            continue  # the Python-safe spelling is also present and wins
-        wire[_WIRE_RENAMES.get(key, key)] = value
-    return wire
+    return {_WIRE_RENAMES.get(key, key): value for key, value in output.items()}

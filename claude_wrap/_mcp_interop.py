@@ -26,6 +26,8 @@ from typing import Any
 
 import anyio
 
+from ._callbacks import timeout_text
+
 __all__ = ["LowLevelServerBridge"]
 
 _INIT_ID = "claude-wrap-replayed-initialize"
@@ -61,7 +63,7 @@ def _mcp_types() -> tuple[Any, Any]:
 class LowLevelServerBridge:
     """Answers the binary's JSON-RPC messages with an ``mcp`` ``Server``."""
 
-    def __init__(self, name: str, server: Any) -> None:
+    def __init__(self, name: str, server: Any, *, timeout: float | None = None) -> None:
         if not callable(getattr(server, "run", None)) or not callable(
             getattr(server, "create_initialization_options", None)
         ):
@@ -71,6 +73,8 @@ class LowLevelServerBridge:
             )
         self.name = name
         self.server = server
+        self.timeout = timeout
+        """``callback_timeout``: a tool call past it is an error result."""
         self._session_message, self._adapter = _mcp_types()
         self._init: dict[str, Any] | None = None
         self._inflight: dict[str, anyio.CancelScope] = {}
@@ -98,12 +102,18 @@ class LowLevelServerBridge:
         if method == "initialize":
             self._init = {k: v for k, v in message.items() if k != "id"}
         key = str(msg_id)
-        with anyio.CancelScope() as scope:
+        limit = self.timeout if method == "tools/call" and self.timeout is not None else math.inf
+        with anyio.CancelScope() as scope, anyio.move_on_after(limit) as timer:
             self._inflight[key] = scope
             try:
                 return await self._exchange(dict(message))
             finally:
                 self._inflight.pop(key, None)
+        if timer.cancelled_caught:
+            params = message.get("params")
+            name = params.get("name") if isinstance(params, Mapping) else None
+            content = [{"type": "text", "text": timeout_text(f"tool {name!r}", limit)}]
+            return {"jsonrpc": "2.0", "id": msg_id, "result": {"content": content, "isError": True}}
         return {"jsonrpc": "2.0", "id": msg_id, "error": {"code": -32800, "message": "Request cancelled"}}
 
     async def _exchange(self, message: dict[str, Any]) -> dict[str, Any]:

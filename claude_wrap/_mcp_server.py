@@ -17,9 +17,11 @@ wording, and result content is shaped as there (``_content``).
 
 Each control request runs as its own task in the session, so several
 ``tools/call``s run concurrently; ``notifications/cancelled`` cancels the one
-it names. JSON-RPC ids and the handshake are per connection, so that state
-lives in a ``_Connection`` per session and server, never in the (shareable)
-server.
+it names. A handler, resource reader or prompt renderer that is a plain
+function runs in a worker thread (``_callbacks``); ``callback_timeout``
+limits each call, and a tool call past it is an error result. JSON-RPC
+ids, the handshake and the limit are per connection, so that state lives in
+a ``_Connection`` per session and server, never in the (shareable) server.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from ._callbacks import call_user
 from ._mcp_tools import InputSpec, SdkMcpTool, ToolInputError, input_spec, lax_bool, wire_annotations
 
 if TYPE_CHECKING:
@@ -293,7 +296,7 @@ class SdkMcpServer:
         conn.inflight[key] = scope
         try:
             with scope:
-                return await _run_tool(served, arguments or {})
+                return await _run_tool(served, arguments or {}, conn.timeout)
         finally:
             conn.inflight.pop(key, None)
         raise _RpcError(REQUEST_CANCELLED, "Request cancelled")
@@ -311,7 +314,7 @@ class SdkMcpServer:
         resource = self.resources.get(uri) if isinstance(uri, str) else None
         if resource is None:
             raise _RpcError(INVALID_PARAMS, f"Resource not found: {uri}")
-        data = await _maybe_await(resource.read())
+        data = await call_user(resource.read, timeout=conn.timeout, what=f"resource {resource.uri!r}")
         entry: dict[str, Any] = {"uri": resource.uri, "mimeType": resource.mime_type}
         if isinstance(data, (bytes, bytearray)):
             import base64
@@ -333,7 +336,7 @@ class SdkMcpServer:
         missing = [a["name"] for a in prompt.arguments if a.get("required") and a["name"] not in arguments]
         if missing:
             raise _RpcError(INVALID_PARAMS, f"Prompt '{name}' needs arguments: {', '.join(missing)}")
-        rendered = await _maybe_await(prompt.render(dict(arguments)))
+        rendered = await call_user(prompt.render, dict(arguments), timeout=conn.timeout, what=f"prompt {name!r}")
         if isinstance(rendered, str):
             rendered = [{"role": "user", "content": {"type": "text", "text": rendered}}]
         result: dict[str, Any] = {"messages": rendered}
@@ -350,29 +353,21 @@ def _id_key(msg_id: Any) -> str:
 # -- tool calls -------------------------------------------------------------------------------
 
 
-async def _run_tool(served: _Served, arguments: dict[str, Any]) -> dict[str, Any]:
+async def _run_tool(served: _Served, arguments: dict[str, Any], timeout: float | None) -> dict[str, Any]:
     """One call: check the arguments, run the handler, shape its result.
 
     Whatever goes wrong becomes an error result that says so, as on the
-    official package: the schema's complaint, or ``str()`` of the exception.
+    official package: the schema's complaint, or ``str()`` of the exception
+    (a handler past ``timeout`` too).
     """
+    name = served.tool.name
     try:
         value = served.spec.parse(arguments)
-        return tool_result(await run_handler(served.tool.handler, value))
+        return tool_result(await call_user(served.tool.handler, value, timeout=timeout, what=f"tool {name!r}"))
     except Exception as exc:  # noqa: BLE001 - the model sees the error, the session lives on
         if not isinstance(exc, ToolInputError):
-            log.info("claude_wrap: MCP tool %r raised", served.tool.name, exc_info=True)
+            log.info("claude_wrap: MCP tool %r raised", name, exc_info=True)
         return _error_result(str(exc))
-
-
-async def run_handler(handler: Callable[[Any], Any], arguments: Any) -> Any:
-    """Call a tool handler; a plain function (our extension) runs in a worker thread."""
-    if inspect.iscoroutinefunction(handler) or inspect.iscoroutinefunction(getattr(handler, "__call__", None)):
-        return await handler(arguments)
-    import anyio.to_thread
-
-    result = await anyio.to_thread.run_sync(handler, arguments, abandon_on_cancel=True)
-    return await _maybe_await(result)
 
 
 def _error_result(text: str) -> dict[str, Any]:
@@ -478,20 +473,25 @@ class _Connection:
     ready: bool = False
     """An ``initialize`` (or ``notifications/initialized``) arrived; tools may be listed and called."""
     inflight: dict[str, anyio.CancelScope] = dataclasses.field(default_factory=dict)
+    timeout: float | None = None
+    """``callback_timeout``: the limit for each handler call."""
 
 
 Responder = Callable[[Mapping[str, Any]], Any]
 
 
-def mcp_message_handler(instances: Mapping[str, Any]) -> Callable[[dict[str, Any]], Any]:
-    """The session handler for ``mcp_message``, serving ``instances`` by name.
+def mcp_message_handler(
+    instances: Mapping[str, Any], *, timeout: float | None = None
+) -> Callable[[dict[str, Any]], Any]:
+    """The session handler for ``mcp_message``, serving ``instances`` by name;
+    ``timeout`` limits each call of a tool handler (``callback_timeout``).
 
     A new handler (and so new per-connection state) is made for every session.
     """
     responders: dict[str, Responder] = {}
     for name, instance in instances.items():
         if isinstance(instance, SdkMcpServer):
-            conn = _Connection()
+            conn = _Connection(timeout=timeout)
 
             def respond(message: Mapping[str, Any], server: SdkMcpServer = instance, c: _Connection = conn) -> Any:
                 return server.handle(message, c)
@@ -500,7 +500,7 @@ def mcp_message_handler(instances: Mapping[str, Any]) -> Callable[[dict[str, Any
         else:
             from ._mcp_interop import LowLevelServerBridge
 
-            responders[name] = LowLevelServerBridge(name, instance).handle
+            responders[name] = LowLevelServerBridge(name, instance, timeout=timeout).handle
 
     async def handle(request: dict[str, Any]) -> dict[str, Any]:
         name = request.get("server_name")

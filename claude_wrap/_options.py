@@ -225,9 +225,6 @@ class ClaudeAgentOptions:
     ...}`` or ``{"behavior": "cancelled"}``. Without it, dialogs are cancelled."""
     supported_dialog_kinds: list[str] = field(default_factory=list)
     """Dialog kinds ``on_user_dialog`` can answer (sent in ``initialize``)."""
-    hooks_fail_open: bool = False
-    """If true, a raising ``PreToolUse``/``PermissionRequest`` hook means "no
-    opinion" instead of denying the tool."""
 
     # -- additions: agents and prompts -------------------------------------------
     agent: Optional[str] = None
@@ -271,13 +268,18 @@ class ClaudeAgentOptions:
     ``CLAUDE_CODE_STREAM_CLOSE_TIMEOUT`` milliseconds, when that is set)."""
     idle_timeout: Optional[float] = None
     """Fail a turn after this long with no output from the binary (time
-    spent in our own callbacks does not count); it also covers a background
-    agent the binary is still running after a result."""
+    spent in our own callbacks does not count, nor time the event loop spent
+    elsewhere while output waited); it also covers a background agent the
+    binary is still running after a result."""
     turn_timeout: Optional[float] = None
     """Fail a turn that runs longer than this."""
     callback_timeout: Optional[float] = None
-    """Limit for each hook and ``can_use_tool`` call; expiry counts as a failure
-    (a denial for permission decisions)."""
+    """Limit for each call of a hook, ``can_use_tool``, ``on_user_question``,
+    ``on_elicitation``, ``on_user_dialog`` and in-process MCP tool handler,
+    sync or async. A callback past it fails like one that raised: the binary
+    gets an error reply and decides (``can_use_tool``: the tool is denied; a
+    hook: its matcher's ``on_failure``), and a tool call is an error result
+    for the model. A plain function's worker thread is abandoned, not stopped."""
     shutdown_grace: float = 5.0
     """Seconds to wait after closing stdin, and again after SIGTERM."""
 

@@ -31,7 +31,7 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import AsyncIterable, Awaitable, Callable
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import anyio
 import msgspec
@@ -107,6 +107,25 @@ class _CeilingPassed:
 
 
 _CEILING = _CeilingPassed()
+
+
+class _Silent:
+    """What the watchdog's last look returns when no line came."""
+
+
+_SILENT = _Silent()
+
+_LAST_LOOK = 0.2
+"""Seconds the idle watchdog waits for output that may already be waiting."""
+
+
+class _Limit(NamedTuple):
+    """The watchdog's deadline for the next line."""
+
+    seconds: float
+    reason: str
+    idle: bool
+    """An idle_timeout (silence), not the turn's end."""
 
 
 def _system_data(frame: Message) -> dict[str, Any] | None:
@@ -455,16 +474,35 @@ class Session:
         ceiling = self.run.ceiling_at if self.ends_run else None  # a client's stdin stays open anyway
         if limit is None and ceiling is None:
             return await self.transport.receive()
-        wait = limit[0] if limit is not None else float("inf")
+        wait = limit.seconds if limit is not None else float("inf")
         if ceiling is not None:
             wait = min(wait, max(0.0, ceiling - anyio.current_time()))
-        with anyio.move_on_after(wait):
+        with anyio.move_on_after(wait) as scope:
             return await self.transport.receive()
-        if limit is not None and limit[0] <= wait:
-            raise TurnTimeoutError(limit[1], self.transport.stderr_tail)
-        return _CEILING
+        if limit is None or limit.seconds > wait:
+            return _CEILING
+        if limit.idle:
+            line = await self._last_look(scope.deadline)
+            if not isinstance(line, _Silent):
+                return line
+        raise TurnTimeoutError(limit.reason, self.transport.stderr_tail)
 
-    def _watchdog_limit(self) -> tuple[float, str] | None:
+    async def _last_look(self, deadline: float) -> bytes | None | _Silent:
+        """The idle deadline passed: was the binary silent, or was the event
+        loop busy elsewhere (plain blocking code, a slow task) while its
+        output waited in the pipe? Output that is waiting arrives within a
+        short look; the time the loop woke up late is given back in full,
+        as often as the loop is late again."""
+        while True:
+            now = anyio.current_time()
+            grace = max(_LAST_LOOK, now - deadline)
+            deadline = now + grace
+            with anyio.move_on_after(grace):
+                return await self.transport.receive()
+            if anyio.current_time() - deadline <= _LAST_LOOK:
+                return _SILENT  # woken on time, and nothing came
+
+    def _watchdog_limit(self) -> _Limit | None:
         """The tightest deadline for the next line while the binary owes us
         output: a turn is open, or a background agent it started is working.
 
@@ -472,13 +510,14 @@ class Session:
         """
         if not self.turn_open and not self.run.agents_in_flight:
             return None
-        best: tuple[float, str] | None = None
+        best: _Limit | None = None
         if self.idle_timeout is not None and not self._inflight:
-            best = (self.idle_timeout, f"no output from the binary for {self.idle_timeout:g} s (idle_timeout)")
+            reason = f"no output from the binary for {self.idle_timeout:g} s (idle_timeout)"
+            best = _Limit(self.idle_timeout, reason, idle=True)
         if self._turn_deadline is not None:
             left = max(0.0, self._turn_deadline - anyio.current_time())
-            if best is None or left < best[0]:
-                best = (left, f"the turn ran longer than {self.turn_timeout:g} s (turn_timeout)")
+            if best is None or left < best.seconds:
+                best = _Limit(left, f"the turn ran longer than {self.turn_timeout:g} s (turn_timeout)", idle=False)
         return best
 
     def _dispatch(self, line: bytes, tg: anyio.abc.TaskGroup) -> None:
@@ -583,8 +622,11 @@ class Session:
                         # the handler's error, answered like any other.
                         line = _response_line({"subtype": "success", "request_id": rid, "response": result or {}})
                     except Exception as exc:  # noqa: BLE001 - becomes the error reply
-                        log.warning("claude_wrap: %s handler raised", subtype, exc_info=True)
-                        line = _response_line(_error_reply(rid, f"{type(exc).__name__}: {exc}"))
+                        # str(exc), as the official package sends it: the binary
+                        # shows it (a failed can_use_tool: "Tool permission
+                        # request failed: Error: <text>").
+                        log.debug("claude_wrap: answering %s with an error", subtype, exc_info=True)
+                        line = _response_line(_error_reply(rid, str(exc)))
             if scope.cancel_called:
                 line = None  # the binary withdrew the request: never answer late
         except anyio.get_cancelled_exc_class():

@@ -21,6 +21,7 @@ from claude_wrap import (
     PermissionResultDeny,
     ResultError,
     ResultMessage,
+    SystemMessage,
     TaskNotificationMessage,
     TaskStartedMessage,
     ToolPermissionContext,
@@ -62,9 +63,7 @@ async def test_pre_tool_use_allow_with_updated_input(
     assert seen[0]["tool_name"] == "Bash" and seen[0]["hook_event_name"] == "PreToolUse"
 
 
-async def test_pre_tool_use_deny_and_raising_hook_denies(
-    scripted_model: ScriptedModel, make_options: Options, workdir: Path
-) -> None:
+async def test_pre_tool_use_deny(scripted_model: ScriptedModel, make_options: Options, workdir: Path) -> None:
     def deny(input_data: Any, tool_use_id: str | None, context: Any) -> Any:  # a sync hook
         return {
             "hookSpecificOutput": {
@@ -74,32 +73,45 @@ async def test_pre_tool_use_deny_and_raising_hook_denies(
             }
         }
 
-    async def explode(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
-        raise RuntimeError("hook exploded")
-
-    scripted_model.add(bash("touch denied.txt"), Reply.text("ok"), bash("touch raised.txt"), Reply.text("ok"))
-    first = await run("a", make_options(hooks={"PreToolUse": [HookMatcher("Bash", [deny])]}))
-    second = await run("b", make_options(hooks={"PreToolUse": [HookMatcher("Bash", [explode])]}))
+    scripted_model.add(bash("touch denied.txt"), Reply.text("ok"))
+    messages = await run("a", make_options(hooks={"PreToolUse": [HookMatcher("Bash", [deny])]}))
 
     assert not (workdir / "denied.txt").exists()
-    assert not (workdir / "raised.txt").exists()
-    assert "not on my watch" in str(tool_results(first)[0].content)
-    assert "hook exploded" in str(tool_results(second)[0].content)
-    assert tool_results(second)[0].is_error
+    assert "not on my watch" in str(tool_results(messages)[0].content)
 
 
-async def test_raising_hook_can_fail_open(scripted_model: ScriptedModel, make_options: Options, workdir: Path) -> None:
-    async def explode(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
-        raise RuntimeError("hook exploded")
+async def explode(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+    raise RuntimeError("hook exploded")
 
+
+async def test_a_raising_hook_is_no_opinion_and_the_binary_says_so(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    # As with the official package: an error reply, which the binary counts as
+    # an empty answer; the tool runs.
     scripted_model.add(bash("touch open.txt"), Reply.text("ok"))
-    await run(
-        "go",
-        make_options(
-            hooks={"PreToolUse": [HookMatcher("Bash", [explode])]}, hooks_fail_open=True, allowed_tools=["Bash"]
-        ),
+    messages = await run(
+        "go", make_options(hooks={"PreToolUse": [HookMatcher("Bash", [explode])]}, allowed_tools=["Bash"])
     )
     assert (workdir / "open.txt").exists()
+    warnings = [m for m in messages if isinstance(m, SystemMessage) and m.data.get("tag") == "hook_callback_failed"]
+    assert warnings and "treated as empty" in warnings[0].data["content"]
+    assert "hook exploded" not in json.dumps(scripted_model.main_requests[1].messages)
+
+
+async def test_a_raising_hook_blocks_when_its_matcher_says_so(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    scripted_model.add(bash("touch closed.txt"), Reply.text("ok"))
+    messages = await run(
+        "go",
+        make_options(
+            hooks={"PreToolUse": [HookMatcher("Bash", [explode], on_failure="block")]}, allowed_tools=["Bash"]
+        ),
+    )
+    assert not (workdir / "closed.txt").exists()
+    denied = tool_results(messages)[0]
+    assert denied.is_error and 'onFailure is "block"' in str(denied.content)
 
 
 async def test_post_tool_use_context_and_updated_output(scripted_model: ScriptedModel, make_options: Options) -> None:

@@ -68,16 +68,17 @@ async def test_api_errors_end_with_a_typed_outcome(
     assert str(status) in str(info.value)
 
 
-async def test_hook_returning_garbage_denies(
+async def test_hook_returning_garbage_fails_like_a_raising_one(
     scripted_model: ScriptedModel, make_options: Options, workdir: Path
 ) -> None:
     async def garbage(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
         return "this is not a hook output"
 
     scripted_model.add(Reply.tool_use("Bash", {"command": "touch g.txt", "description": "x"}), Reply.text("ok"))
-    messages = await run("go", make_options(allowed_tools=["Bash"], hooks={"PreToolUse": [HookMatcher(None, [garbage])]}))
+    matcher = HookMatcher(None, [garbage], on_failure="block")
+    messages = await run("go", make_options(allowed_tools=["Bash"], hooks={"PreToolUse": [matcher]}))
     assert not (workdir / "g.txt").exists()
-    assert "TypeError" in str(tool_results(messages)[0].content)
+    assert 'onFailure is "block"' in str(tool_results(messages)[0].content)
 
 
 async def test_hanging_callback_times_out_and_denies(
@@ -89,7 +90,8 @@ async def test_hanging_callback_times_out_and_denies(
     scripted_model.add(Reply.tool_use("Bash", {"command": "touch h.txt", "description": "x"}), Reply.text("ok"))
     messages = await run("go", make_options(can_use_tool=hang, callback_timeout=1))
     assert not (workdir / "h.txt").exists()
-    assert "timed out" in str(tool_results(messages)[0].content)
+    expected = "Tool permission request failed: Error: can_use_tool did not finish within 1 s (callback_timeout)"
+    assert tool_results(messages)[0].content == expected
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "ok"
 
 
