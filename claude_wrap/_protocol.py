@@ -14,7 +14,10 @@ waits to be woken. While it pumps, the driver
 
 Because nothing runs between pulls, ``query()`` can be a plain async
 generator: a ``break`` or a cancellation never leaves a task or a cancel
-scope behind, and closing it runs a shielded, time-bounded shutdown.
+scope behind, and closing it runs a shielded, time-bounded shutdown. The
+one exception is a prompt iterable (``feed()``): it is written by a task
+the session owns (``_detached``), so it may wait for answers the caller
+reads meanwhile; ``aclose()`` cancels that task and waits for it.
 
 How a run ends (``ends_run``, set by ``query()``): stdin closes as soon as
 the prompts are written, or, when callbacks answer over stdin (hooks,
@@ -59,6 +62,7 @@ from ._exceptions import (
     error_result_text,
 )
 from ._messages import AssistantMessage, Message, ResultMessage, StreamEvent, SystemMessage, UnknownMessage
+from ._detached import Detached
 from ._run_end import DEFAULT_CEILING_MS, RunLedger
 from ._transport import LineTransport, SubprocessTransport
 
@@ -79,9 +83,6 @@ class _Slot:
         self.done = False
         self.value: Any = None
         self.error: BaseException | None = None
-
-
-_FEEDER = "\0feeder"
 
 
 class _Raise:
@@ -172,8 +173,9 @@ class Session:
         self._turn_deadline: float | None = None
         self._eof_sent = False
         self.on_close: list[Callable[[], None]] = []
-        self._feeder: AsyncIterable[dict[str, Any]] | None = None
+        self._feeder: Detached | None = None
         self.feeding_done = True
+        """No prompt iterable is being written (none was given, or it ended)."""
         self.ends_run = False
         """Close stdin once the run is over, and read on until the binary
         exits (``query()``); see ``end_input_at_run_end``."""
@@ -190,17 +192,20 @@ class Session:
         When the binary is gone, raises what ended it (a ``ProcessError``
         with its exit code and stderr) rather than the broken pipe.
         """
-        if self._closed:
-            raise SessionStateError("the session is closed")
-        if self._eof_sent:
-            raise TransportClosedError("cannot write to the binary: its input was closed when the run ended")
         try:
-            await self.transport.send(encode_line(frame))
+            await self._write(frame)
         except TransportClosedError as exc:
             reason = await self._exit_reason()
             if reason is None:
                 raise
             raise reason from exc
+
+    async def _write(self, frame: Any) -> None:
+        if self._closed:
+            raise SessionStateError("the session is closed")
+        if self._eof_sent:
+            raise TransportClosedError("cannot write to the binary: its input was closed when the run ended")
+        await self.transport.send(encode_line(frame))
 
     async def _exit_reason(self) -> BaseException | None:
         """A write failed, so the binary has most likely exited: read what it
@@ -216,6 +221,9 @@ class Session:
         The turn is counted before the write: a transport may deliver the
         result before ``send`` returns.
         """
+        await self._send_user(message, self.send)
+
+    async def _send_user(self, message: dict[str, Any], write: Callable[[Any], Awaitable[None]]) -> None:
         is_user = message.get("type") == "user"
         if is_user:
             if self.user_fields:
@@ -224,39 +232,61 @@ class Session:
             self._prompts_written += 1
             self.run.prompt_written()
         try:
-            await self.send(message)
+            await write(message)
         except BaseException:
             if is_user:
                 self._turns_open -= 1
             raise
 
     def feed(self, messages: AsyncIterable[dict[str, Any]]) -> None:
-        """Write ``messages`` (stream-json frames) to the binary as they come.
+        """Write ``messages`` (stream-json frames) to the binary as they come,
+        unchanged, from a task of the session's own.
 
-        The iterable is consumed while somebody pumps, as a task that the
-        pump waits for; an iterable that waits for replies it has not been
-        shown yet would stall, so interactive conversations belong to
-        ``ClaudeSDKClient``.
+        Messages flow to the reader meanwhile, so the iterable may wait for
+        an answer before it yields its next prompt. An exception it raises
+        is raised by ``receive()`` after the messages that came before it,
+        and ends the input as its end would. ``aclose()`` stops the task.
         """
-        self._feeder = messages
+        if self._feeder is not None:
+            raise SessionStateError("this session is already writing a prompt iterable")
         self.feeding_done = False
+        self._feeder = Detached.spawn(lambda: self._run_feeder(messages), "prompt writer")
 
-    async def _run_feeder(self, messages: AsyncIterable[dict[str, Any]], scope: anyio.CancelScope) -> None:
+    async def _run_feeder(self, messages: AsyncIterable[dict[str, Any]]) -> None:
+        iterator = aiter(messages)
         try:
-            with scope:  # cancelled by _finish when the binary's output ends
-                async for item in messages:
+            while not self._ended:
+                try:
+                    item = await anext(iterator)
                     if not isinstance(item, dict):
                         raise TypeError(f"prompt messages must be dicts, got {type(item).__name__}")
-                    item.setdefault("parent_tool_use_id", None)
-                    item.setdefault("session_id", "default")
-                    await self.send_user(item)
-        except Exception as exc:  # noqa: BLE001 - surfaces from receive()
-            self._queue.append(_Raise(exc))
+                except StopAsyncIteration:
+                    break
+                except Exception as exc:  # noqa: BLE001 - raised from receive(), at its place
+                    self._queue.append(_Raise(exc))
+                    self._notify()
+                    self._wake_reader()  # the pump returns it without waiting for another line
+                    break
+                try:
+                    await self._send_user(item, self._write)
+                except ClaudeSDKError:
+                    # The binary is gone: the reader learns how it ended from its output.
+                    log.debug("claude_wrap: a prompt could not be written", exc_info=True)
+                    return
+            self.feeding_done = True
+            if not self._ended:
+                await self._maybe_eof()
         finally:
             self.feeding_done = True
-            self._inflight.pop(_FEEDER, None)
-            self._wake_reader()
-        await self._maybe_eof()
+            # A generator left at a yield (we were cancelled while writing)
+            # runs its own cleanup now, in the task that iterated it.
+            closing = getattr(iterator, "aclose", None)
+            if closing is not None:
+                with anyio.CancelScope(shield=True), anyio.move_on_after(self.shutdown_grace):
+                    try:
+                        await closing()
+                    except Exception:  # noqa: BLE001 - the iterable's own cleanup failed
+                        log.debug("claude_wrap: closing the prompt iterable raised", exc_info=True)
 
     async def end_input_at_run_end(self) -> None:
         """From now on, close stdin as soon as the run is over (now, if it is).
@@ -412,11 +442,6 @@ class Session:
 
     async def _pump(self, done: Callable[[], bool]) -> None:
         async with anyio.create_task_group() as tg:
-            if self._feeder is not None:
-                feeder, self._feeder = self._feeder, None
-                feeder_scope = anyio.CancelScope()
-                self._inflight[_FEEDER] = feeder_scope  # the pump waits for it; _finish cancels it
-                tg.start_soon(self._run_feeder, feeder, feeder_scope)
             try:
                 while not self._ended:
                     if done() and not self._inflight:
@@ -639,6 +664,8 @@ class Session:
                 slot.error, slot.done = cause, True
         for scope in self._inflight.values():
             scope.cancel()
+        if self._feeder is not None:
+            self._feeder.cancel()  # nothing it writes can be read any more
         self._notify()
 
     def _exit_error(self, code: int) -> ProcessError:
@@ -674,6 +701,7 @@ class Session:
         self._closing = anyio.Event()
         with anyio.CancelScope(shield=True):
             try:
+                await self._stop_feeder()
                 await self._drain_after_eof()
                 with anyio.move_on_after(self.shutdown_grace):
                     for hook in self.before_close:
@@ -690,6 +718,15 @@ class Session:
                             callback()
                     finally:
                         self._closing.set()
+
+    async def _stop_feeder(self) -> None:
+        if self._feeder is None or self._feeder.done:
+            return
+        self._feeder.cancel()
+        with anyio.move_on_after(self.shutdown_grace):
+            await self._feeder.wait()
+        if not self._feeder.done:
+            log.warning("claude_wrap: the prompt iterable ignored cancellation; it is left behind")
 
     async def _drain_after_eof(self) -> None:
         if self._ended:
