@@ -719,6 +719,11 @@ class Session:
                     finally:
                         self._closing.set()
 
+    def close_in_background(self) -> Detached:
+        """``aclose()`` in a task of its own, for a closer whose own awaits may
+        be cut short (an async generator being finalized; see ``_query``)."""
+        return Detached.spawn(self.aclose, "session closer")
+
     async def _stop_feeder(self) -> None:
         if self._feeder is None or self._feeder.done:
             return

@@ -39,4 +39,10 @@ INTENTIONAL: tuple[Intentional, ...] = (
         "a tag every process the binary starts inherits, so claude_wrap can stop Bash commands "
         "left running in their own sessions when the binary dies",
     ),
+    Intentional(
+        "own-session_resume",
+        "stderr",
+        "the official package prints an error when asyncio.run() closes a query() generator the program "
+        "returned from inside of; claude_wrap closes it (and stops its binary) without one",
+    ),
 )
