@@ -192,20 +192,17 @@ class Session:
         When the binary is gone, raises what ended it (a ``ProcessError``
         with its exit code and stderr) rather than the broken pipe.
         """
+        if self._closed:
+            raise SessionStateError("the session is closed")
+        if self._eof_sent:
+            raise TransportClosedError("cannot write to the binary: its input was closed when the run ended")
         try:
-            await self._write(frame)
+            await self.transport.send(encode_line(frame))
         except TransportClosedError as exc:
             reason = await self._exit_reason()
             if reason is None:
                 raise
             raise reason from exc
-
-    async def _write(self, frame: Any) -> None:
-        if self._closed:
-            raise SessionStateError("the session is closed")
-        if self._eof_sent:
-            raise TransportClosedError("cannot write to the binary: its input was closed when the run ended")
-        await self.transport.send(encode_line(frame))
 
     async def _exit_reason(self) -> BaseException | None:
         """A write failed, so the binary has most likely exited: read what it
@@ -221,9 +218,6 @@ class Session:
         The turn is counted before the write: a transport may deliver the
         result before ``send`` returns.
         """
-        await self._send_user(message, self.send)
-
-    async def _send_user(self, message: dict[str, Any], write: Callable[[Any], Awaitable[None]]) -> None:
         is_user = message.get("type") == "user"
         if is_user:
             if self.user_fields:
@@ -232,7 +226,7 @@ class Session:
             self._prompts_written += 1
             self.run.prompt_written()
         try:
-            await write(message)
+            await self.send(message)
         except BaseException:
             if is_user:
                 self._turns_open -= 1
@@ -263,15 +257,13 @@ class Session:
                 except StopAsyncIteration:
                     break
                 except Exception as exc:  # noqa: BLE001 - raised from receive(), at its place
-                    self._queue.append(_Raise(exc))
-                    self._notify()
-                    self._wake_reader()  # the pump returns it without waiting for another line
+                    self._raise_in_stream(exc)
                     break
                 try:
-                    await self._send_user(item, self._write)
-                except ClaudeSDKError:
-                    # The binary is gone: the reader learns how it ended from its output.
-                    log.debug("claude_wrap: a prompt could not be written", exc_info=True)
+                    await self.send_user(item)
+                except ClaudeSDKError as exc:
+                    if not self._ended:  # else the reader learns how the binary ended from its output
+                        self._raise_in_stream(exc)
                     return
             self.feeding_done = True
             if not self._ended:
@@ -287,6 +279,12 @@ class Session:
                         await closing()
                     except Exception:  # noqa: BLE001 - the iterable's own cleanup failed
                         log.debug("claude_wrap: closing the prompt iterable raised", exc_info=True)
+
+    def _raise_in_stream(self, error: Exception) -> None:
+        """Have ``receive()`` raise ``error`` after the messages queued so far."""
+        self._queue.append(_Raise(error))
+        self._notify()
+        self._wake_reader()  # the pump hands it out without waiting for another line
 
     async def end_input_at_run_end(self) -> None:
         """From now on, close stdin as soon as the run is over (now, if it is).
