@@ -32,6 +32,12 @@ class Intentional:
         return bool(programs.match(program) and paths.match(path))
 
 
+_LEFT_MID_TURN = (
+    "a run left mid-turn (break, cancellation, disconnect) is interrupted at once, so its tools stop with it, "
+    "where the official package lets the turn go on (its tool finishing, the model asked again) after the "
+    "caller left: the resumed session then starts from the interrupted turn, not from the finished one"
+)
+
 INTENTIONAL: tuple[Intentional, ...] = (
     Intentional(
         "*",
@@ -39,6 +45,10 @@ INTENTIONAL: tuple[Intentional, ...] = (
         "a tag every process the binary starts inherits, so claude_wrap can stop Bash commands "
         "left running in their own sessions when the binary dies",
     ),
+    Intentional("own-leave_mid_turn_transcript", "model.*", _LEFT_MID_TURN),
+    Intentional("own-leave_mid_turn_transcript", "notes[*].value", _LEFT_MID_TURN),
+    Intentional("own-leave_mid_turn_transcript", "spawns[*].stdin.control_request*", _LEFT_MID_TURN),
+    Intentional("own-leave_mid_turn_transcript", "messages[*].fields.model_usage.*", _LEFT_MID_TURN),
     Intentional(
         "own-session_resume",
         "stderr",
