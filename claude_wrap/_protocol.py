@@ -261,10 +261,10 @@ class Session:
                     break
                 try:
                     await self.send_user(item)
-                except ClaudeSDKError as exc:
+                except Exception as exc:  # noqa: BLE001 - a frame that cannot be encoded, or the binary is gone
                     if not self._ended:  # else the reader learns how the binary ended from its output
                         self._raise_in_stream(exc)
-                    return
+                    break
             self.feeding_done = True
             if not self._ended:
                 await self._maybe_eof()

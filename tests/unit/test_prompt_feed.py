@@ -97,6 +97,17 @@ async def test_a_frame_that_is_not_a_dict_is_raised_after_the_messages_before_it
     assert mock.eof_received  # the input ended where the iterable failed
 
 
+async def test_a_frame_that_cannot_be_written_is_raised_and_ends_the_input() -> None:
+    async def prompts() -> AsyncIterator[dict[str, Any]]:
+        yield {"type": "user", "message": {"role": "user", "content": object()}}
+
+    mock = _answering()
+    with anyio.fail_after(5), pytest.raises(TypeError):
+        async for _ in query(prompt=prompts(), transport=mock):
+            pass
+    assert mock.eof_received
+
+
 async def test_an_iterable_that_ignores_cancellation_does_not_hold_up_closing() -> None:
     """Stopping the writer is bounded by ``shutdown_grace``; the iterable
     is left to finish on its own."""
