@@ -9,24 +9,12 @@ from typing import Any
 
 import anyio
 import pytest
+from test_session_races import _result
 
 from claude_wrap import ClaudeAgentOptions, ClaudeSDKClient, ResultMessage, query
 from claude_wrap.testing import MockTransport, initialize_response
 
 pytestmark = pytest.mark.anyio
-
-
-def _result(text: str) -> dict[str, Any]:
-    return {
-        "type": "result",
-        "subtype": "success",
-        "is_error": False,
-        "duration_ms": 1,
-        "duration_api_ms": 1,
-        "num_turns": 1,
-        "session_id": "s",
-        "result": text,
-    }
 
 
 def _answering() -> MockTransport:
