@@ -14,8 +14,8 @@ waits to be woken. While it pumps, the driver
 
 Because nothing runs between pulls, ``query()`` can be a plain async
 generator: a ``break`` or a cancellation never leaves a task or a cancel
-scope behind, and closing it runs a shielded, time-bounded shutdown. The
-one exception is a prompt iterable (``feed()``): it is written by a task
+scope behind, and closing it runs a shielded, time-bounded shutdown. One
+exception is a prompt iterable (``feed()``): it is written by a task
 the session owns (``_detached``), so it may wait for answers the caller
 reads meanwhile; ``aclose()`` cancels that task and waits for it.
 
