@@ -91,8 +91,9 @@ class ClaudeSDKClient:
     (receiving, or waiting for a control answer) reads the binary's output
     and answers its callbacks. Any task may call control methods such as
     ``interrupt()`` while another one is receiving. (A ``Transport`` given
-    as ``transport`` is read by a task of its own; see ``query()`` for what
-    such a transport takes over.)
+    as ``transport`` is read by a task of its own, and an async iterable
+    given to ``connect()`` is written by one; see ``query()`` for what such
+    a transport takes over.)
     """
 
     def __init__(
@@ -128,9 +129,11 @@ class ClaudeSDKClient:
         binary (and a new session, unless the options say to resume one).
 
         An async iterable of stream-json ``user`` frames is written as it
-        yields (while you receive), and the binary's input is closed once the
-        last one's run is over, as ``query()`` does: the conversation then
-        ends when the binary exits.
+        yields, unchanged, by a task of the client's own (while you receive:
+        it may wait for an answer before its next prompt), and the binary's
+        input is closed once the last one's run is over, as ``query()``
+        does: the conversation then ends when the binary exits.
+        ``disconnect()`` stops that task.
         """
         if self._session is not None:
             raise SessionStateError("already connected; call disconnect() first")
@@ -378,7 +381,6 @@ class ClaudeSDKClient:
         async for frame in prompt:
             if not isinstance(frame, dict):
                 raise TypeError(f"prompt messages must be dicts, got {type(frame).__name__}")
-            frame.setdefault("parent_tool_use_id", None)
             frame.setdefault("session_id", session_id)
             try:
                 await session.send_user(frame)

@@ -19,15 +19,15 @@ fired), so the frames go through a buffer whose reads are cancel-safe.
 
 from __future__ import annotations
 
-import contextvars
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
 
 from ._codec import encode_line
+from ._detached import Detached
 from ._exceptions import TransportClosedError
 from ._transport import LineTransport
 
@@ -99,7 +99,7 @@ class _FrameTransportLines(LineTransport):
 
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
-        self._reader: _Detached | None = None
+        self._reader: Detached | None = None
         self._frames, self._incoming = anyio.create_memory_object_stream[dict[str, Any]](_BUFFERED_FRAMES)
         self._error: BaseException | None = None
         self._write_lock = anyio.Lock()
@@ -107,7 +107,7 @@ class _FrameTransportLines(LineTransport):
 
     async def start(self) -> None:
         await self._transport.connect()
-        self._reader = _Detached.spawn(self._read)
+        self._reader = Detached.spawn(self._read, "transport reader")
 
     async def _read(self) -> None:
         messages = self._transport.read_messages()
@@ -162,56 +162,3 @@ class _FrameTransportLines(LineTransport):
             finally:
                 self._incoming.close()
                 await self._transport.close()
-
-
-class _Detached:
-    """A task outside any task group, which any task may cancel and await.
-
-    The pull-based session has no task group that outlives a call, and a
-    reader must keep its place between calls; this is the one task that
-    runs on its own, and only for a custom ``Transport``.
-    """
-
-    def __init__(self) -> None:
-        self._scope = anyio.CancelScope()
-        self._done = anyio.Event()
-        self._task: Any = None  # asyncio keeps only a weak reference to its tasks
-
-    @classmethod
-    def spawn(cls, run: Callable[[], Awaitable[None]]) -> _Detached:
-        handle = cls()
-
-        async def body() -> None:
-            try:
-                with handle._scope:
-                    await run()
-            except BaseException:  # noqa: BLE001 - a detached task has nobody to raise to
-                log.debug("claude_wrap: a transport reader ended with an error", exc_info=True)
-            finally:
-                handle._done.set()
-
-        if _running_asyncio():
-            import asyncio
-
-            handle._task = asyncio.get_running_loop().create_task(body())
-        else:
-            import trio
-
-            trio.lowlevel.spawn_system_task(body, context=contextvars.copy_context())
-        return handle
-
-    def cancel(self) -> None:
-        self._scope.cancel()
-
-    async def wait(self) -> None:
-        await self._done.wait()
-
-
-def _running_asyncio() -> bool:
-    import asyncio
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return False
-    return True

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
-from contextlib import aclosing, asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
@@ -35,7 +35,7 @@ from ._connect import open_session
 from ._exceptions import SessionStateError
 from ._messages import Message
 from ._options import ClaudeAgentOptions
-from ._query import run_prompt
+from ._query import RunCloser, start_run
 from ._protocol import Session
 
 __all__ = ["ClaudePool", "prewarm"]
@@ -185,13 +185,14 @@ class ClaudePool:
         """
         session = await self._take()
         try:
-            async with aclosing(run_prompt(session, prompt)) as messages:
-                async for message in messages:
-                    yield message
+            await start_run(session, prompt)
+            while (message := await session.receive()) is not None:
+                yield message
         finally:
-            # The generator above may never have started (closed before its
-            # first message); the session is ours either way.
-            await session.aclose()
+            closer = RunCloser(session)
+            while not closer.done:
+                with suppress(GeneratorExit):  # see RunCloser
+                    await closer.wait()
 
     @asynccontextmanager
     async def client(self) -> AsyncGenerator[ClaudeSDKClient, None]:

@@ -14,7 +14,10 @@ waits to be woken. While it pumps, the driver
 
 Because nothing runs between pulls, ``query()`` can be a plain async
 generator: a ``break`` or a cancellation never leaves a task or a cancel
-scope behind, and closing it runs a shielded, time-bounded shutdown.
+scope behind, and closing it runs a shielded, time-bounded shutdown. One
+exception is a prompt iterable (``feed()``): it is written by a task
+the session owns (``_detached``), so it may wait for answers the caller
+reads meanwhile; ``aclose()`` cancels that task and waits for it.
 
 How a run ends (``ends_run``, set by ``query()``): stdin closes as soon as
 the prompts are written, or, when callbacks answer over stdin (hooks,
@@ -59,6 +62,7 @@ from ._exceptions import (
     error_result_text,
 )
 from ._messages import AssistantMessage, Message, ResultMessage, StreamEvent, SystemMessage, UnknownMessage
+from ._detached import Detached
 from ._run_end import DEFAULT_CEILING_MS, RunLedger
 from ._transport import LineTransport, SubprocessTransport
 
@@ -79,9 +83,6 @@ class _Slot:
         self.done = False
         self.value: Any = None
         self.error: BaseException | None = None
-
-
-_FEEDER = "\0feeder"
 
 
 class _Raise:
@@ -191,8 +192,9 @@ class Session:
         self._turn_deadline: float | None = None
         self._eof_sent = False
         self.on_close: list[Callable[[], None]] = []
-        self._feeder: AsyncIterable[dict[str, Any]] | None = None
+        self._feeder: Detached | None = None
         self.feeding_done = True
+        """No prompt iterable is being written (none was given, or it ended)."""
         self.ends_run = False
         """Close stdin once the run is over, and read on until the binary
         exits (``query()``); see ``end_input_at_run_end``."""
@@ -250,32 +252,58 @@ class Session:
             raise
 
     def feed(self, messages: AsyncIterable[dict[str, Any]]) -> None:
-        """Write ``messages`` (stream-json frames) to the binary as they come.
+        """Write ``messages`` (stream-json frames) to the binary as they come,
+        unchanged, from a task of the session's own.
 
-        The iterable is consumed while somebody pumps, as a task that the
-        pump waits for; an iterable that waits for replies it has not been
-        shown yet would stall, so interactive conversations belong to
-        ``ClaudeSDKClient``.
+        Messages flow to the reader meanwhile, so the iterable may wait for
+        an answer before it yields its next prompt. An exception it raises
+        is raised by ``receive()`` after the messages that came before it,
+        and ends the input as its end would. ``aclose()`` stops the task.
         """
-        self._feeder = messages
+        if self._feeder is not None:
+            raise SessionStateError("this session is already writing a prompt iterable")
         self.feeding_done = False
+        self._feeder = Detached.spawn(lambda: self._run_feeder(messages), "prompt writer")
 
-    async def _run_feeder(self, messages: AsyncIterable[dict[str, Any]], scope: anyio.CancelScope) -> None:
+    async def _run_feeder(self, messages: AsyncIterable[dict[str, Any]]) -> None:
+        iterator = aiter(messages)
         try:
-            with scope:  # cancelled by _finish when the binary's output ends
-                async for item in messages:
+            while not self._ended:
+                try:
+                    item = await anext(iterator)
                     if not isinstance(item, dict):
                         raise TypeError(f"prompt messages must be dicts, got {type(item).__name__}")
-                    item.setdefault("parent_tool_use_id", None)
-                    item.setdefault("session_id", "default")
+                except StopAsyncIteration:
+                    break
+                except Exception as exc:  # noqa: BLE001 - raised from receive(), at its place
+                    self._raise_in_stream(exc)
+                    break
+                try:
                     await self.send_user(item)
-        except Exception as exc:  # noqa: BLE001 - surfaces from receive()
-            self._queue.append(_Raise(exc))
+                except Exception as exc:  # noqa: BLE001 - a frame that cannot be encoded, or the binary is gone
+                    if not self._ended:  # else the reader learns how the binary ended from its output
+                        self._raise_in_stream(exc)
+                    break
+            self.feeding_done = True
+            if not self._ended:
+                await self._maybe_eof()
         finally:
             self.feeding_done = True
-            self._inflight.pop(_FEEDER, None)
-            self._wake_reader()
-        await self._maybe_eof()
+            # A generator left at a yield (we were cancelled while writing)
+            # runs its own cleanup now, in the task that iterated it.
+            closing = getattr(iterator, "aclose", None)
+            if closing is not None:
+                with anyio.CancelScope(shield=True), anyio.move_on_after(self.shutdown_grace):
+                    try:
+                        await closing()
+                    except Exception:  # noqa: BLE001 - the iterable's own cleanup failed
+                        log.debug("claude_wrap: closing the prompt iterable raised", exc_info=True)
+
+    def _raise_in_stream(self, error: Exception) -> None:
+        """Have ``receive()`` raise ``error`` after the messages queued so far."""
+        self._queue.append(_Raise(error))
+        self._notify()
+        self._wake_reader()  # the pump hands it out without waiting for another line
 
     async def end_input_at_run_end(self) -> None:
         """From now on, close stdin as soon as the run is over (now, if it is).
@@ -431,11 +459,6 @@ class Session:
 
     async def _pump(self, done: Callable[[], bool]) -> None:
         async with anyio.create_task_group() as tg:
-            if self._feeder is not None:
-                feeder, self._feeder = self._feeder, None
-                feeder_scope = anyio.CancelScope()
-                self._inflight[_FEEDER] = feeder_scope  # the pump waits for it; _finish cancels it
-                tg.start_soon(self._run_feeder, feeder, feeder_scope)
             try:
                 while not self._ended:
                     if done() and not self._inflight:
@@ -681,6 +704,8 @@ class Session:
                 slot.error, slot.done = cause, True
         for scope in self._inflight.values():
             scope.cancel()
+        if self._feeder is not None:
+            self._feeder.cancel()  # nothing it writes can be read any more
         self._notify()
 
     def _exit_error(self, code: int) -> ProcessError:
@@ -716,6 +741,7 @@ class Session:
         self._closing = anyio.Event()
         with anyio.CancelScope(shield=True):
             try:
+                await self._stop_feeder()
                 await self._drain_after_eof()
                 with anyio.move_on_after(self.shutdown_grace):
                     for hook in self.before_close:
@@ -732,6 +758,20 @@ class Session:
                             callback()
                     finally:
                         self._closing.set()
+
+    def close_in_background(self) -> Detached:
+        """``aclose()`` in a task of its own, for a closer whose own awaits may
+        be cut short (an async generator being finalized; see ``_query``)."""
+        return Detached.spawn(self.aclose, "session closer")
+
+    async def _stop_feeder(self) -> None:
+        if self._feeder is None or self._feeder.done:
+            return
+        self._feeder.cancel()
+        with anyio.move_on_after(self.shutdown_grace):
+            await self._feeder.wait()
+        if not self._feeder.done:
+            log.warning("claude_wrap: the prompt iterable ignored cancellation; it is left behind")
 
     async def _drain_after_eof(self) -> None:
         if self._ended:

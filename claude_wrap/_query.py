@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
-from contextlib import aclosing
+from collections.abc import AsyncIterable, AsyncIterator
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from ._options import ClaudeAgentOptions
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 # The machinery of a run (anyio, msgspec, the session and the codec) loads
 # when a run starts, so importing ``query`` stays as cheap as the options.
 
-__all__ = ["query", "run_prompt"]
+__all__ = ["RunCloser", "query", "start_run"]
 
 
 async def query(
@@ -29,12 +29,15 @@ async def query(
     """Run the agent on ``prompt`` and yield every message it produces.
 
     ``prompt`` is a string, or an async iterable of stream-json ``user``
-    frames (each one a prompt of its own). The run ends when the binary
-    exits: once the prompts are written its input is closed (with hooks,
-    ``can_use_tool`` or in-process MCP servers, only after the binary says
-    the last prompt's run is over, so they keep working until then), and
-    everything it still produces is yielded, including the turns it starts
-    on its own when a background agent finishes.
+    frames (each one a prompt of its own), written unchanged as it yields
+    while you read, so it may wait for an answer before its next prompt; an
+    exception it raises is raised here after the messages that came before
+    it. The run ends when the binary exits: once the prompts are written
+    its input is closed (with hooks, ``can_use_tool`` or in-process MCP
+    servers, only after the binary says the last prompt's run is over, so
+    they keep working until then), and everything it still produces is
+    yielded, including the turns it starts on its own when a background
+    agent finishes.
 
     If the binary exits non-zero right after an error result (``is_error``),
     that result is yielded and then ``ResultError`` is raised with its
@@ -58,28 +61,71 @@ async def query(
     session = await open_session(
         opts, first_message=user_frame(prompt) if single else None, transport=transport
     )
-    # aclosing: closing this generator closes the inner one at once (not at GC).
-    async with aclosing(run_prompt(session, prompt, prompt_sent=single)) as messages:
-        async for message in messages:
-            yield message
-
-
-async def run_prompt(
-    session: Session, prompt: str | AsyncIterable[dict[str, Any]], *, prompt_sent: bool = False
-) -> AsyncGenerator[Message, None]:
-    """Drive one run on a started session to the binary's exit, then close it
-    (shared by ``query()`` and pre-started sessions). ``prompt_sent``: a
-    string prompt was already written with the handshake."""
-    from ._connect import user_frame
-
     try:
-        if isinstance(prompt, str):
-            if not prompt_sent:
-                await session.send_user(user_frame(prompt))
-        else:
-            session.feed(prompt)
-        await session.end_input_at_run_end()
+        await start_run(session, prompt, prompt_sent=single)
         while (message := await session.receive()) is not None:
             yield message
     finally:
-        await session.aclose()
+        closer = RunCloser(session)
+        while not closer.done:
+            with suppress(GeneratorExit):  # see RunCloser
+                await closer.wait()
+
+
+async def start_run(
+    session: Session, prompt: str | AsyncIterable[dict[str, Any]], *, prompt_sent: bool = False
+) -> None:
+    """Start one run on a started session, to last until the binary exits
+    (shared by ``query()`` and pre-started sessions): write the prompt, or
+    start writing the iterable, and close the input once the run is over.
+    ``prompt_sent``: a string prompt was already written with the handshake."""
+    from ._connect import user_frame
+
+    if isinstance(prompt, str):
+        if not prompt_sent:
+            await session.send_user(user_frame(prompt))
+    else:
+        session.feed(prompt)
+    await session.end_input_at_run_end()
+
+
+class RunCloser:
+    """Closes a run's session from its generator's ``finally``, as::
+
+        closer = RunCloser(session)
+        while not closer.done:
+            with suppress(GeneratorExit):
+                await closer.wait()
+
+    On asyncio the closing runs in a task of its own and the loop stays in
+    the generator's frame: when asyncio cancels the task that finalizes an
+    abandoned generator before that task starts (``asyncio.run()`` does so
+    at shutdown), CPython 3.11 later closes whatever the generator awaits
+    with ``GeneratorExit``, and a coroutine that awaits after that fails
+    with "coroutine ignored GeneratorExit". The generator itself may await
+    again, so it waits on while its closer goes on. Trio finalizes
+    generators without that flaw (and after its system tasks are gone, at
+    the end of a run), so there the session closes in place.
+    """
+
+    def __init__(self, session: Session) -> None:
+        from ._detached import running_asyncio
+
+        self._session = session
+        self._task = session.close_in_background() if running_asyncio() else None
+        self._closed = False
+
+    @property
+    def done(self) -> bool:
+        return self._task.done if self._task is not None else self._closed
+
+    async def wait(self) -> None:
+        """Until the session is closed; shielded (closing is bounded)."""
+        if self._task is None:
+            await self._session.aclose()  # shielded inside
+            self._closed = True
+            return
+        import anyio
+
+        with anyio.CancelScope(shield=True):
+            await self._task.wait()

@@ -75,7 +75,7 @@ def _kept(directory: Path) -> dict[str, list]:
         if ours.exists():
             name = official.parent.parent.name
             differences = compare(json.loads(official.read_text()), json.loads(ours.read_text()))
-            found[name] = [d for d in differences if not any(i.explains(name, d.path) for i in INTENTIONAL)]
+            found[name] = [d for d in differences if not any(i.explains(name, d.path, d.ours) for i in INTENTIONAL)]
     if not found:
         raise SystemExit(f"no <program>/off/observed.json with its our/observed.json under {directory}")
     return found

@@ -228,15 +228,17 @@ def _fill(value: Any, work: Path) -> Any:
     return value
 
 
-_CONDITIONS = ("system_contains", "system_lacks", "last_user_contains")
+_CONDITIONS = ("system_contains", "system_lacks", "last_user_contains", "tool_result_contains")
 
 
 def _reply(entry: Any) -> Reply:
     """A script entry (claude_wrap.testing's format) plus an optional ``"when"``.
 
-    ``"when": {"system_contains": "...", "system_lacks": "...", "last_user_contains": "..."}``
-    makes the reply answer only matching main-loop requests, so a subagent
-    and its parent, which ask at the same time, each get their own.
+    ``"when": {"system_contains": "...", "system_lacks": "...", "last_user_contains": "...",
+    "tool_result_contains": "..."}`` makes the reply answer only matching
+    main-loop requests, so a subagent and its parent, which ask at the same
+    time, each get their own (``tool_result_contains``: the text of a tool
+    result in the last user message, for the request that follows a tool).
     """
     if not (isinstance(entry, dict) and "when" in entry):
         return reply_from_json(entry)
@@ -253,6 +255,10 @@ def _reply(entry: Any) -> Reply:
             and when.get("system_contains", "") in system
             and ("system_lacks" not in when or when["system_lacks"] not in system)
             and when.get("last_user_contains", "") in request.last_user_text
+            and (
+                "tool_result_contains" not in when
+                or any(when["tool_result_contains"] in text for text in request.tool_result_texts)
+            )
         )
 
     return reply_from_json(entry).match_if(matches)

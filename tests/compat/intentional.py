@@ -4,14 +4,18 @@ A difference the harness finds that no entry here explains fails its test.
 Only claude_wrap's additions and safety improvements belong here: nothing
 that changes what the model sees, and nothing that breaks a program written
 for the official package. ``programs`` and ``path`` are patterns where ``*``
-matches any text (``[`` and ``]`` are literal), e.g. ``spawns[*].env.X``.
+matches any text (``[`` and ``]`` are literal), e.g. ``spawns[*].env.X``;
+where the path alone says too little, ``ours`` is one for claude_wrap's
+side of the difference (its JSON, keys sorted).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -19,24 +23,46 @@ class Intentional:
     programs: str
     path: str
     reason: str
+    ours: str = "*"
 
     @cached_property
-    def _patterns(self) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    def _patterns(self) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
         def pattern(text: str) -> re.Pattern[str]:
-            return re.compile(".*".join(re.escape(part) for part in text.split("*")) + r"\Z")
+            return re.compile(".*".join(re.escape(part) for part in text.split("*")) + r"\Z", re.DOTALL)
 
-        return pattern(self.programs), pattern(self.path)
+        return pattern(self.programs), pattern(self.path), pattern(self.ours)
 
-    def explains(self, program: str, path: str) -> bool:
-        programs, paths = self._patterns
-        return bool(programs.match(program) and paths.match(path))
+    def explains(self, program: str, path: str, ours: Any = None) -> bool:
+        programs, paths, values = self._patterns
+        if not (programs.match(program) and paths.match(path)):
+            return False
+        return self.ours == "*" or bool(values.match(json.dumps(ours, sort_keys=True)))
 
+
+_LEFT_MID_TURN = (
+    "a run left mid-turn (break, cancellation, disconnect) is interrupted at once, so its tools stop with it, "
+    "where the official package lets the turn go on (its tool finishing, the model asked again) after the "
+    "caller left: the resumed session then starts from the interrupted turn, not from the finished one"
+)
 
 INTENTIONAL: tuple[Intentional, ...] = (
+    Intentional(
+        "*", "spawns[*].stdin.control_request[+*]", _LEFT_MID_TURN, ours='*"request": {"subtype": "interrupt"}*'
+    ),
     Intentional(
         "*",
         "spawns[*].env.CLAUDE_WRAP_RUN",
         "a tag every process the binary starts inherits, so claude_wrap can stop Bash commands "
         "left running in their own sessions when the binary dies",
+    ),
+    Intentional("own-leave_mid_turn_transcript", "model.*", _LEFT_MID_TURN),
+    Intentional("own-leave_mid_turn_transcript", "notes[*].value", _LEFT_MID_TURN),
+    Intentional("own-leave_mid_turn_transcript", "spawns[*].stdin.control_request[*].request_id", _LEFT_MID_TURN),
+    Intentional("own-leave_mid_turn_transcript", "messages[*].fields.model_usage.*", _LEFT_MID_TURN),
+    Intentional(
+        "own-session_resume",
+        "stderr",
+        "the official package prints an error when asyncio.run() closes a query() generator the program "
+        "returned from inside of; claude_wrap closes it (and stops its binary) without one",
     ),
 )

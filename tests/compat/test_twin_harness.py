@@ -151,6 +151,13 @@ def test_intentional_patterns_take_brackets_literally() -> None:
     assert not entry.explains("own-a", "spawns[0].env.XY")
 
 
+def test_intentional_entries_may_also_match_our_value() -> None:
+    entry = Intentional("*", "spawns[*].stdin.control_request[+*]", "why", ours='*"subtype": "interrupt"*')
+    interrupt = {"type": "control_request", "request": {"subtype": "interrupt"}}
+    assert entry.explains("own-a", "spawns[0].stdin.control_request[+1]", interrupt)
+    assert not entry.explains("own-a", "spawns[0].stdin.control_request[+1]", {"request": {"subtype": "set_model"}})
+
+
 def test_the_cache_keeps_fitting_official_runs_under_a_key_of_what_they_depend_on(tmp_path: Path, official_python: Path) -> None:
     source = tmp_path / "p.py"
     source.write_text("print('hi')\n")

@@ -356,6 +356,64 @@ async def test_interrupt_during_long_running_tool(
     assert processes_where(cmdline_contains=marker) == []
 
 
+async def _drain(client: ClaudeSDKClient) -> None:
+    async for _ in client.receive_messages():
+        pass
+
+
+@pytest.mark.parametrize("lands", ["before the model is asked", "while the model holds its reply"])
+async def test_interrupt_before_or_during_the_model_request(
+    lands: str, scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    """The interrupt of the official ``streaming_mode`` example lands either
+    before the binary asks the model (a busy machine: here a
+    ``UserPromptSubmit`` hook holds the turn until the interrupt is
+    answered) or while the model holds its reply. Either way the turn ends
+    with its result, the next prompt gets the reply meant for it, and
+    leaving the client leaves no process, with the model still holding."""
+    counting = "Count from 1 to 20 slowly"
+    scripted_model.add(
+        Reply.text("Hello!").match_if(lambda r: "Just say" in r.last_user_text),
+        Reply.stall().sticky().match_if(lambda r: r.last_user_text == counting),
+    )
+    interrupted = anyio.Event()
+
+    async def hold_the_prompt(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        if lands.startswith("before") and input_data.get("prompt") == counting:
+            await interrupted.wait()
+        return {}
+
+    options = make_options(hooks={"UserPromptSubmit": [HookMatcher(hooks=[hold_the_prompt])]})
+    with anyio.fail_after(60):
+        async with ClaudeSDKClient(options) as client:
+            await client.query(counting)
+            async with anyio.create_task_group() as tg:
+                first: list[Any] = []
+
+                async def read() -> None:
+                    first.extend([m async for m in client.receive_response()])
+
+                tg.start_soon(read)
+                if lands.startswith("while"):
+                    await anyio.to_thread.run_sync(scripted_model.wait_for_requests, 1)
+                await client.interrupt()
+                interrupted.set()
+            assert isinstance(first[-1], ResultMessage) and first[-1].subtype == "error_during_execution"
+            assert len(scripted_model.main_requests) == (0 if lands.startswith("before") else 1)
+
+            await client.query("Just say 'Hello!'")
+            second = [m async for m in client.receive_response()]
+            assert isinstance(second[-1], ResultMessage) and second[-1].result == "Hello!"
+
+            asked = len(scripted_model.main_requests)
+            await client.query(counting)  # held by the model again; leave mid-turn
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(_drain, client)  # answers the hook meanwhile
+                await anyio.to_thread.run_sync(scripted_model.wait_for_requests, asked + 1)
+                tg.cancel_scope.cancel()
+    assert processes_where(cwd=workdir) == []
+
+
 async def test_set_model_and_permission_mode_change_requests(
     scripted_model: ScriptedModel, make_options: Options
 ) -> None:

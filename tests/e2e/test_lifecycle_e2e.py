@@ -1,4 +1,5 @@
-"""No child outlives its owner: Ctrl-C and interpreter exit, in real processes."""
+"""No child outlives its owner: Ctrl-C, interpreter exit and generators left
+open, in real processes."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ options = ClaudeAgentOptions(env=config["env"], cwd=config["cwd"], setting_sourc
 """
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
 def _run_script(tmp_path: Path, body: str, config: dict[str, Any]) -> subprocess.Popen[str]:
     import json
 
@@ -35,6 +39,7 @@ def _run_script(tmp_path: Path, body: str, config: dict[str, Any]) -> subprocess
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},  # this checkout's claude_wrap, not another installed copy
     )
 
 
@@ -94,3 +99,48 @@ def _state(pid: int) -> str:
         return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].split()[0]
     except (OSError, IndexError):
         return ""
+
+
+LEFT_AT = ["first message", "result", "open until shutdown"]
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+@pytest.mark.parametrize("left_at", LEFT_AT)
+def test_returning_from_inside_the_loop_prints_nothing_and_leaves_no_process(
+    backend: str, left_at: str, scripted_model: ScriptedModel, tmp_path: Path, workdir: Path
+) -> None:
+    """``return`` from inside ``async for ... in query(...)``: the event loop
+    closes the generator it left, while the program runs on or as the loop
+    shuts down (the last one; ``asyncio.run()`` cancels the task that would
+    close it before that task starts). Nothing may be printed, and the
+    binary must be gone when the interpreter exits."""
+    scripted_model.add(Reply.text("one").slow(between_events=0.2), Reply.text("two").slow(between_events=0.2))
+    config = {"env": scripted_model.env(tmp_path / "home"), "cwd": str(workdir)}
+    proc = _run_script(
+        tmp_path,
+        f"""
+        from claude_wrap import ResultMessage
+
+        left_at = {left_at!r}
+        still_open = []
+
+        async def first_answer(prompt):
+            messages = query(prompt=prompt, options=options)
+            if left_at == "open until shutdown":
+                still_open.append(messages)
+            async for message in messages:
+                if left_at != "result" or isinstance(message, ResultMessage):
+                    return type(message).__name__
+
+        async def main():
+            print(await first_answer("one"))
+            print(await first_answer("two"))
+
+        anyio.run(main, backend={backend!r})
+        """,
+        config,
+    )
+    stdout, stderr = proc.communicate(timeout=120)
+    assert (proc.returncode, stderr) == (0, "")
+    assert stdout.split() == (["ResultMessage"] * 2 if left_at == "result" else ["SystemMessage"] * 2)
+    assert processes_where(cwd=workdir) == []
