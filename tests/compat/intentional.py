@@ -60,6 +60,47 @@ INTENTIONAL: tuple[Intentional, ...] = (
     Intentional("own-leave_mid_turn_transcript", "spawns[*].stdin.control_request[*].request_id", _LEFT_MID_TURN),
     Intentional("own-leave_mid_turn_transcript", "messages[*].fields.model_usage.*", _LEFT_MID_TURN),
     Intentional(
+        "*",
+        "*attrs.result_message",
+        "ResultError also carries the ResultMessage it stands for (result_message), an addition",
+    ),
+    Intentional(
+        "*",
+        "*attrs",
+        "CLINotFoundError keeps the path it looked at as cli_path, an addition",
+        ours='{"cli_path": *}',
+    ),
+    Intentional(
+        "*",
+        "*attrs.stderr",
+        "ProcessError.stderr holds the tail of the binary's real stderr, where the official package "
+        "puts a placeholder (\"Check stderr output for details\")",
+    ),
+    Intentional(
+        "own-error_binary_exits_at_once",
+        "notes[*].value.str",
+        "str(ProcessError) ends with the binary's real stderr tail after \"Error output: \", where the "
+        "official package puts a placeholder",
+        ours='*Error output: error: unknown option --bogus"',
+    ),
+    Intentional(
+        "own-error_binary_exits_at_once",
+        "stderr",
+        "the official package also logs the error it raises (\"Fatal error in message reader\"); "
+        "claude_wrap raises it without logging it a second time",
+    ),
+    Intentional(
+        "own-hook_pretooluse_decisions",
+        "stderr",
+        "CanUseToolShadowedWarning, raised in the same case, is worded in claude_wrap's own words",
+    ),
+    Intentional(
+        "own-options_accepts",
+        "stderr",
+        "options the official package accepts without a word, but which the binary ignores or refuses, "
+        "raise an OptionsWarning here (still accepted)",
+    ),
+    Intentional(
         "own-session_resume",
         "stderr",
         "the official package prints an error when asyncio.run() closes a query() generator the program "
