@@ -19,7 +19,8 @@ the exception. What that means is the binary's decision:
 Our own callbacks keep their documented answers: a failing
 ``on_user_question`` becomes an error tool result naming the failure (the
 turn goes on); a failing ``on_elicitation`` / ``on_user_dialog`` declines /
-cancels.
+cancels. Without those callbacks, elicitations and dialogs get the official
+package's answer: the "Unsupported control request subtype" error.
 
 Each failure is logged on the ``claude_wrap`` logger at INFO, with its
 traceback (the official package logs nothing; INFO stays off stderr unless
@@ -36,8 +37,8 @@ from typing import Any
 from ._agents import agents_to_wire
 from ._callbacks import CallbackTimeoutError, call_user
 from ._exceptions import CLIConnectionError
-from ._hook_types import HOOK_EVENTS, HookMatcher, hook_output_to_wire
-from ._options import ClaudeAgentOptions
+from ._hook_types import HOOK_EVENTS, hook_output_to_wire
+from ._options import ClaudeAgentOptions, OptionsWarning
 from ._permission_types import (
     ASK_USER_QUESTION,
     PermissionResultAllow,
@@ -52,6 +53,10 @@ from ._protocol import ControlHandler
 __all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered", "control_plane", "initialize_request"]
 
 log = logging.getLogger("claude_wrap")
+
+
+# Events the pinned binary knows that have no typed input here yet.
+_LATER_HOOK_EVENTS = frozenset({"PreSkillShellCommand"})
 
 
 class CanUseToolShadowedWarning(UserWarning):
@@ -170,12 +175,9 @@ def _dialog_handler(
     callback: Any, *, what: str, fallback: dict[str, Any], timeout: float | None
 ) -> ControlHandler:
     """Elicitations and user dialogs: the user's answer, or a safe refusal
-    (the official package answered these with an error the binary reads as
-    a failure; a refusal is what the binary expects from a host that cannot ask)."""
+    when the callback fails or answers something that is not a dict."""
 
     async def handle(request: dict[str, Any]) -> dict[str, Any]:
-        if callback is None:
-            return dict(fallback)
         try:
             answer = await call_user(callback, request, timeout=timeout, what=what)
         except Exception as exc:
@@ -225,10 +227,9 @@ def check_hooks_registered(options: ClaudeAgentOptions, response: dict[str, Any]
     ``initialize`` does not honor ``onFailure`` (a callback it times out
     itself would not block), or did not register the hooks at all."""
     blocking = any(
-        matcher.on_failure not in (None, "continue")
+        getattr(matcher, "on_failure", None) not in (None, "continue")
         for matchers in (options.hooks or {}).values()
         for matcher in matchers
-        if isinstance(matcher, HookMatcher)
     )
     if not blocking:
         return
@@ -262,21 +263,27 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         registry: dict[str, _Registered] = {}
         wire: dict[str, list[dict[str, Any]]] = {}
         for event, matchers in options.hooks.items():
-            if event not in HOOK_EVENTS:
-                raise ValueError(f"unknown hook event {event!r}; known events: {', '.join(HOOK_EVENTS)}")
+            if event not in HOOK_EVENTS and event not in _LATER_HOOK_EVENTS:
+                # Sent all the same, as the official package sends it: a newer
+                # binary may know the event.
+                warnings.warn(
+                    f"hooks: {event!r} is not a hook event this version knows; the binary may ignore it",
+                    OptionsWarning,
+                    stacklevel=4,
+                )
             entries = []
             for matcher in matchers:
-                if not isinstance(matcher, HookMatcher):
-                    raise TypeError(f"hooks[{event!r}] must hold HookMatcher objects, got {type(matcher).__name__}")
+                # Read by attribute, as the official package reads it, so any
+                # object shaped like a HookMatcher serves.
                 ids = []
-                for callback in matcher.hooks:
+                for callback in getattr(matcher, "hooks", None) or []:
                     callback_id = f"hook_{len(registry)}"
                     registry[callback_id] = _Registered(callback, event)
                     ids.append(callback_id)
-                entry: dict[str, Any] = {"matcher": matcher.matcher, "hookCallbackIds": ids}
-                if matcher.timeout is not None:
+                entry: dict[str, Any] = {"matcher": getattr(matcher, "matcher", None), "hookCallbackIds": ids}
+                if getattr(matcher, "timeout", None) is not None:
                     entry["timeout"] = matcher.timeout
-                if matcher.on_failure is not None:
+                if getattr(matcher, "on_failure", None) is not None:
                     entry["onFailure"] = matcher.on_failure  # the binary applies it to a failed callback
                 entries.append(entry)
             if entries:
@@ -297,12 +304,16 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
 
         # One handler per session: JSON-RPC ids and in-flight calls are per connection.
         plane.handlers["mcp_message"] = mcp_message_handler(sdk_servers, timeout=options.callback_timeout)
-    plane.handlers["elicitation"] = _dialog_handler(
-        options.on_elicitation, what="on_elicitation", fallback={"action": "decline"}, timeout=options.callback_timeout
-    )
-    plane.handlers["request_user_dialog"] = _dialog_handler(
-        options.on_user_dialog, what="on_user_dialog", fallback={"behavior": "cancelled"}, timeout=options.callback_timeout
-    )
+    # Without a callback the subtype stays unhandled: the binary gets the
+    # official package's "Unsupported control request subtype" error.
+    if options.on_elicitation is not None:
+        plane.handlers["elicitation"] = _dialog_handler(
+            options.on_elicitation, what="on_elicitation", fallback={"action": "decline"}, timeout=options.callback_timeout
+        )
+    if options.on_user_dialog is not None:
+        plane.handlers["request_user_dialog"] = _dialog_handler(
+            options.on_user_dialog, what="on_user_dialog", fallback={"behavior": "cancelled"}, timeout=options.callback_timeout
+        )
     if options.supported_dialog_kinds:
         plane.initialize["supportedDialogKinds"] = list(options.supported_dialog_kinds)
     if options.can_use_tool is not None:

@@ -28,9 +28,11 @@ async def _answer(options: ClaudeAgentOptions, request: dict[str, Any]) -> tuple
     return init, reply
 
 
-async def test_user_dialog_without_callback_is_cancelled() -> None:
-    _, reply = await _answer(ClaudeAgentOptions(), {"subtype": "request_user_dialog", "dialog_kind": "x", "payload": {}})
-    assert reply["subtype"] == "success" and reply["response"] == {"behavior": "cancelled"}
+@pytest.mark.parametrize("subtype", ["request_user_dialog", "elicitation"])
+async def test_without_a_callback_the_binary_gets_the_official_error(subtype: str) -> None:
+    _, reply = await _answer(ClaudeAgentOptions(), {"subtype": subtype, "dialog_kind": "x", "payload": {}})
+    assert reply["subtype"] == "error"
+    assert reply["error"] == f"Unsupported control request subtype: {subtype}"
 
 
 async def test_user_dialog_callback_answers_and_kinds_are_announced() -> None:
