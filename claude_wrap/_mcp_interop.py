@@ -27,6 +27,7 @@ from typing import Any
 import anyio
 
 from ._callbacks import timeout_text
+from ._distribution import import_extra
 
 __all__ = ["LowLevelServerBridge"]
 
@@ -44,13 +45,11 @@ _DEFAULT_INIT: dict[str, Any] = {
 
 def _mcp_types() -> tuple[Any, Any]:
     """``(SessionMessage, TypeAdapter(JSONRPCMessage))`` for the installed mcp."""
-    try:
-        from mcp.shared.message import SessionMessage
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError(
-            "this mcp_servers entry holds an mcp Server instance, which needs the 'mcp' package "
-            "(pip install 'claude-wrap[mcp]'); servers made by create_sdk_mcp_server() do not"
-        ) from exc
+    SessionMessage = import_extra(
+        "mcp.shared.message",
+        "mcp",
+        "an mcp Server instance in mcp_servers (servers made by create_sdk_mcp_server() do not)",
+    ).SessionMessage
     try:
         from mcp_types import JSONRPCMessage  # mcp 2.x
     except ImportError:  # mcp 1.x

@@ -1,6 +1,6 @@
 """``PostgresSessionStore``: session transcripts in PostgreSQL (psycopg 3).
 
-Install with ``pip install 'claude-wrap[postgres]'``; psycopg is imported
+Install with ``pip install 'claude-wrap-sdk[postgres]'``; psycopg is imported
 only when the store is first used. One table holds every entry as JSON text
 (kept byte for byte, unlike ``jsonb``, which also refuses ``\\u0000``), in
 append order, with an index on the key. Each append is one transaction.
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import anyio
 import anyio.to_thread
 
+from ._distribution import import_extra
 from ._session_store import (
     SessionKey,
     SessionListSubkeysKey,
@@ -131,14 +132,14 @@ class PostgresSessionStore(SessionStore):
                     with self._client.connection() as conn:
                         return _tx_sync(conn, program)
                 return _tx_sync(self._client, program)
-            import psycopg
+            pg: Any = import_extra("psycopg", "postgres", "PostgresSessionStore with a conninfo string")
 
             if self._conn is None or self._conn.closed:
                 assert self._conninfo is not None
-                self._conn = psycopg.connect(self._conninfo, autocommit=True, connect_timeout=int(self.connect_timeout))
+                self._conn = pg.connect(self._conninfo, autocommit=True, connect_timeout=int(self.connect_timeout))
             try:
                 return _tx_sync(self._conn, program)
-            except psycopg.OperationalError:
+            except pg.OperationalError:
                 # The server went away: reconnect on the next call.
                 self._conn.close()
                 self._conn = None

@@ -1,6 +1,6 @@
 """``RedisSessionStore``: session transcripts in Redis (redis-py).
 
-Install with ``pip install 'claude-wrap[redis]'``; redis is imported only
+Install with ``pip install 'claude-wrap-sdk[redis]'``; redis is imported only
 when the store is first used. Layout, under a key prefix:
 
 * ``<prefix>e:<project>\\x1f<session>\\x1f<subpath>``: a list of JSON entries;
@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 import anyio.to_thread
 
+from ._distribution import import_extra
 from ._session_store import (
     SessionKey,
     SessionListSubkeysKey,
@@ -66,8 +67,7 @@ class RedisSessionStore(SessionStore):
 
     def _get(self) -> Any:
         if self._client is None:
-            import redis
-
+            redis = import_extra("redis", "redis", "RedisSessionStore with a URL")
             assert self._url is not None
             self._client = redis.Redis.from_url(self._url, socket_connect_timeout=5, socket_timeout=30)
         return self._client

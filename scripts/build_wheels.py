@@ -61,7 +61,7 @@ PLATFORM_TAGS: dict[str, str] = {
 
 BUNDLED_DIR = "claude_wrap/_bundled"
 _CHUNK = 1024 * 1024
-_GENERATOR = "claude-wrap build_wheels.py"
+_GENERATOR = "claude-wrap-sdk build_wheels.py"
 # Entries we add get a fixed timestamp, so the same inputs give the same wheel.
 _EPOCH = time.gmtime(int(os.environ.get("SOURCE_DATE_EPOCH", "315532800")))[:6]
 

@@ -70,7 +70,7 @@ def test_platform_wheel_in_a_new_venv_then_pure_wheel_fallbacks(
 ) -> None:
     script = load_script("build_wheels")
     wheel = built_wheels["platform"]
-    assert wheel.name.endswith("-py3-none-manylinux_2_17_x86_64.whl")
+    assert wheel.name.startswith("claude_wrap_sdk-") and wheel.name.endswith("-py3-none-manylinux_2_17_x86_64.whl")
 
     # The listing: exactly one binary, executable.
     listing = script.wheel_listing(wheel)

@@ -23,13 +23,13 @@ bv = load_script("bump_version")
 
 
 def _pure_wheel(tmp: Path) -> Path:
-    wheel = tmp / "claude_wrap-1.2.3-py3-none-any.whl"
+    wheel = tmp / "claude_wrap_sdk-1.2.3-py3-none-any.whl"
     files = {
         "claude_wrap/__init__.py": b"x = 1\n",
         "claude_wrap/_vendor/claude-code.json": b"{}\n",
-        "claude_wrap-1.2.3.dist-info/METADATA": b"Name: claude-wrap\nVersion: 1.2.3\n",
-        "claude_wrap-1.2.3.dist-info/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-        "claude_wrap-1.2.3.dist-info/RECORD": b"",
+        "claude_wrap_sdk-1.2.3.dist-info/METADATA": b"Name: claude-wrap-sdk\nVersion: 1.2.3\n",
+        "claude_wrap_sdk-1.2.3.dist-info/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        "claude_wrap_sdk-1.2.3.dist-info/RECORD": b"",
     }
     with zipfile.ZipFile(wheel, "w") as zf:
         for name, data in files.items():
@@ -59,14 +59,14 @@ def test_platform_wheel_is_retagged_with_an_executable_binary_and_a_true_record(
     content = b"\x7fELF fake binary" * 1000
     wheel = bw.build_platform_wheel(_pure_wheel(tmp_path), platform, _spec(tmp_path, content, name=name), tmp_path / "out")
 
-    assert wheel.name == f"claude_wrap-1.2.3-py3-none-{bw.PLATFORM_TAGS[platform]}.whl"
+    assert wheel.name == f"claude_wrap_sdk-1.2.3-py3-none-{bw.PLATFORM_TAGS[platform]}.whl"
     with zipfile.ZipFile(wheel) as zf:
         info = zf.getinfo(f"claude_wrap/_bundled/{name}")
         assert stat.S_IMODE(info.external_attr >> 16) == 0o755 and stat.S_ISREG(info.external_attr >> 16)
         assert zf.read(info) == content
-        meta = zf.read("claude_wrap-1.2.3.dist-info/WHEEL").decode()
+        meta = zf.read("claude_wrap_sdk-1.2.3.dist-info/WHEEL").decode()
         assert "Root-Is-Purelib: false\n" in meta and f"Tag: py3-none-{bw.PLATFORM_TAGS[platform]}\n" in meta
-        rows = list(csv.reader(io.StringIO(zf.read("claude_wrap-1.2.3.dist-info/RECORD").decode())))
+        rows = list(csv.reader(io.StringIO(zf.read("claude_wrap_sdk-1.2.3.dist-info/RECORD").decode())))
         assert {r[0] for r in rows} == set(zf.namelist())
         for path, digest, size in rows:
             if path.endswith("RECORD"):

@@ -1,0 +1,81 @@
+"""The package is installed as ``claude-wrap-sdk`` (``claude-wrap`` on the index
+is another project), imported as ``claude_wrap``, and run as ``claude-wrap``;
+every install line the package prints or documents names the distribution."""
+
+from __future__ import annotations
+
+import re
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+from _scripts import load_script
+
+from claude_wrap._distribution import COMMAND, DISTRIBUTION, import_extra, install_line
+
+ROOT = Path(__file__).resolve().parents[2]
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+INSTALL = re.compile(r"pip install '?([A-Za-z0-9_.-]+)(?:\[([a-z]+)\])?'?")
+
+
+def test_pyproject_names_the_distribution_and_the_command() -> None:
+    project = PYPROJECT["project"]
+    assert project["name"] == DISTRIBUTION == "claude-wrap-sdk"
+    assert project["scripts"] == {COMMAND: "claude_wrap._cli:main"}
+
+
+def _install_lines() -> list[tuple[str, str, str]]:
+    """(where, distribution, extra) of every ``pip install NAME`` in the docs and the package."""
+    files = [ROOT / "README.md", *sorted((ROOT / "claude_wrap").rglob("*.py"))]
+    found = []
+    for path in files:
+        for match in INSTALL.finditer(path.read_text(encoding="utf-8")):
+            name, extra = match.groups()
+            if name in (".", "-e") or name.endswith((".whl", ".tar.gz")):
+                continue  # a checkout or a built file, not the index
+            found.append((path.relative_to(ROOT).as_posix(), name, extra or ""))
+    return found
+
+
+def test_every_install_line_names_the_distribution_and_a_real_extra() -> None:
+    lines = _install_lines()
+    extras = set(PYPROJECT["project"]["optional-dependencies"])
+    assert {extra for _, _, extra in lines} >= {"mcp", "postgres", "redis", "otel"}
+    for where, name, extra in lines:
+        assert name == DISTRIBUTION, (where, name)
+        assert not extra or extra in extras, (where, extra)
+
+
+def test_a_missing_extra_says_which_install_line_brings_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
+    with pytest.raises(ImportError) as info:
+        import_extra("psycopg", "postgres", "PostgresSessionStore with a conninfo string")
+    assert str(info.value) == (
+        "PostgresSessionStore with a conninfo string needs the 'psycopg' package "
+        "(pip install 'claude-wrap-sdk[postgres]')"
+    )
+    assert info.value.name == "psycopg"
+    assert install_line() == "pip install claude-wrap-sdk"
+
+
+def test_a_store_without_its_driver_raises_the_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    from claude_wrap import RedisSessionStore
+
+    monkeypatch.setitem(sys.modules, "redis", None)
+    with pytest.raises(ImportError, match=re.escape("pip install 'claude-wrap-sdk[redis]'")):
+        RedisSessionStore("redis://127.0.0.1:1/0")._get()
+
+
+def test_the_built_wheel_carries_the_distribution_name(tmp_path: Path) -> None:
+    wheel = load_script("build_wheels").build_with_hatchling("wheel", tmp_path)
+    assert wheel.name.startswith("claude_wrap_sdk-")
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        info = next(n for n in names if n.endswith(".dist-info/METADATA")).rsplit("/", 1)[0]
+        metadata = zf.read(f"{info}/METADATA").decode()
+        entry_points = zf.read(f"{info}/entry_points.txt").decode()
+    assert "\nName: claude-wrap-sdk\n" in metadata
+    assert f"{COMMAND} = claude_wrap._cli:main" in entry_points
+    assert any(n.startswith("claude_wrap/") for n in names)  # the import name is unchanged
