@@ -17,7 +17,7 @@ from claude_wrap._distribution import COMMAND, DISTRIBUTION, import_extra, insta
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-INSTALL = re.compile(r"pip install '?([A-Za-z0-9_.-]+)(?:\[([a-z]+)\])?'?")
+INSTALL = re.compile(r"pip install '?([A-Za-z0-9_./-]+)(?:\[([a-z]+)\])?'?")
 
 
 def test_pyproject_names_the_distribution_and_the_command() -> None:
@@ -79,3 +79,22 @@ def test_the_built_wheel_carries_the_distribution_name(tmp_path: Path) -> None:
     assert "\nName: claude-wrap-sdk\n" in metadata
     assert f"{COMMAND} = claude_wrap._cli:main" in entry_points
     assert any(n.startswith("claude_wrap/") for n in names)  # the import name is unchanged
+    assert f"{info}/licenses/LICENSE" in names and "\nLicense-Expression: MIT\n" in metadata
+
+
+def test_license_and_changelog_ship_with_the_sources() -> None:
+    assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert PYPROJECT["project"]["license"] == "MIT"
+    assert (ROOT / "CHANGELOG.md").read_text(encoding="utf-8").startswith("# Changelog\n")
+    assert {"LICENSE", "CHANGELOG.md"} <= set(PYPROJECT["tool"]["hatch"]["build"]["targets"]["sdist"]["include"])
+
+
+def test_readme_install_section_covers_checkout_wheel_and_every_extra() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Install\n", 1)[1].split("\n## ", 1)[0]
+    assert "pip install .  " in section and "claude-wrap fetch-binary" in section
+    wheel = re.search(r"pip install dist/(\S+\.whl)", section)
+    assert wheel is not None
+    assert wheel[1].startswith(f"{DISTRIBUTION.replace('-', '_')}-{PYPROJECT['project']['version']}-py3-none-")
+    extras = set(PYPROJECT["project"]["optional-dependencies"]) - {"dev"}
+    assert all(extra in section for extra in extras), extras
