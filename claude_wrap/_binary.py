@@ -548,14 +548,12 @@ def _not_found_message() -> str:
         ),
     ]
     if unverified:
-        lines.append(
-            "A copy exists in the cache but is not verified; run `python scripts/fetch_binary.py --verify`."
-        )
+        lines.append("A copy exists in the cache but is not verified; run `claude-wrap fetch-binary --verify`.")
     lines += [
         "To get one, do any of:",
         (
-            "  - from a claude_wrap checkout: python scripts/fetch_binary.py  "
-            f"(fetches Claude Code {version} through your npm configuration and verifies it)"
+            "  - claude-wrap fetch-binary  (or python -m claude_wrap fetch-binary; fetches Claude Code "
+            f"{version} through your npm configuration and verifies it)"
         ),
         f"  - point at an existing binary: set {ENV_CLI}=/path/to/claude, or pass cli_path=\"/path/to/claude\"",
         "  - install Claude Code so that `claude` is on your PATH",

@@ -6,7 +6,7 @@ import dataclasses
 import signal
 from collections.abc import AsyncIterable, AsyncIterator
 from types import TracebackType
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import anyio
 
@@ -232,6 +232,17 @@ class ClaudeSDKClient:
         tb: TracebackType | None,
     ) -> None:
         await self.disconnect()
+
+    if not TYPE_CHECKING:  # type checkers keep rejecting a plain `with` outright
+
+        def __enter__(self):
+            raise TypeError(
+                "ClaudeSDKClient is asynchronous: use `async with ClaudeSDKClient(...) as client:` inside an "
+                "`async def`, or claude_wrap.sync.ClaudeSDKClient in synchronous code"
+            )
+
+        def __exit__(self, *exc_info):  # `with` looks both up before it calls __enter__
+            return None
 
     def _live(self) -> Session:
         if self._session is None:

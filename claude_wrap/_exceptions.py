@@ -33,8 +33,11 @@ constructor takes.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from typing import Any
+
+from ._lazy import publish
 
 __all__ = [
     "CLIConnectionError",
@@ -155,6 +158,24 @@ def error_result_text(data: Mapping[str, Any]) -> str:
     return "unknown error"
 
 
+def error_result_hint(data: Mapping[str, Any]) -> str | None:
+    """A line saying what to try, for the error results a set-up causes
+    (no credentials, an API that cannot be reached); ``None`` for the rest."""
+    text = error_result_text(data)
+    if text.startswith("Not logged in"):
+        return (
+            "hint: the binary found no credentials; set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN) in "
+            "the environment or in ClaudeAgentOptions(env=...); `claude-wrap doctor` checks the set-up"
+        )
+    if text.startswith("API Error") and data.get("api_error_status") is None:
+        # No HTTP status: the request never got an answer (refused, DNS, TLS, timeout).
+        return (
+            "hint: the API could not be reached; `claude-wrap doctor` checks the binary, the credentials "
+            "and the API URL (ANTHROPIC_BASE_URL) in a few seconds"
+        )
+    return None
+
+
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -174,7 +195,8 @@ class ResultError(ProcessError):
     ``errors``, ``result``, ``api_error_status``, ``terminal_reason`` and
     ``session_id`` are read from it (``None`` / ``[]`` where absent or of the
     wrong type). ``result_message`` is the ``ResultMessage`` that was yielded
-    just before (claude_wrap only).
+    just before, and ``hint`` a last line of the message saying what to try
+    (both claude_wrap only).
     """
 
     def __init__(
@@ -185,6 +207,7 @@ class ResultError(ProcessError):
         *,
         stderr: str | None = None,
         result_message: Any = None,
+        hint: str | None = None,
     ) -> None:
         # The caller's dict itself, as in the official package; any other
         # mapping is copied, anything else (pickle's reconstruction) is empty.
@@ -199,6 +222,8 @@ class ResultError(ProcessError):
         self.session_id = _str_or_none(data.get("session_id"))
         self.result_message = result_message
         super().__init__(message, exit_code=exit_code, stderr=stderr)
+        if hint:
+            self.args = (f"{self.args[0]}\n{hint}",)
 
 
 class CLIJSONDecodeError(ClaudeSDKError):
@@ -314,3 +339,8 @@ class TurnTimeoutError(ClaudeSDKError, TimeoutError):
     def __init__(self, message: str, stderr: str | None = None) -> None:
         self.stderr = stderr
         super().__init__(f"{message}\nError output: {stderr}" if stderr else message)
+
+
+# Raised from inside the package, so presented as public names right away:
+# tracebacks show ``claude_wrap.CLINotFoundError``, not this module.
+publish(sys.modules[__name__], __all__, "claude_wrap")

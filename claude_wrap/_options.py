@@ -18,6 +18,7 @@ accepts. Three kinds of check, each at the point where it belongs:
 """
 
 import copy
+import functools
 import math
 import sys
 import warnings
@@ -305,9 +306,11 @@ class ClaudeAgentOptions:
 
     def __post_init__(self) -> None:
         _check_additions(self)
+        # warn() ← __post_init__ ← __init__ (← _suggesting_init) ← the caller's line;
+        # a dataclass subclass generates an __init__ of its own, without the wrapper.
+        level = 4 if type(self).__init__ is ClaudeAgentOptions.__init__ else 3
         for message in _doubtful(self):
-            # warn() ← __post_init__ ← __init__ ← the caller's line
-            warnings.warn(message, OptionsWarning, stacklevel=3)
+            warnings.warn(message, OptionsWarning, stacklevel=level)
 
     @property
     def _prompts_come_to_python(self) -> bool:
@@ -322,6 +325,41 @@ class ClaudeAgentOptions:
         from ._argv import explain
 
         return explain(self)
+
+
+def _suggesting_init(init: Callable[..., None]) -> Callable[..., None]:
+    """The dataclass ``__init__``, whose ``TypeError`` for an unknown keyword
+    also names the closest option (same class and traceback; the message
+    gains ``; did you mean 'allowed_tools'?``)."""
+
+    @functools.wraps(init)
+    def __init__(self: ClaudeAgentOptions, *args: Any, **kwargs: Any) -> None:
+        try:
+            init(self, *args, **kwargs)
+        except TypeError as exc:
+            # Raised while binding the arguments (no frame below this one),
+            # not from inside __post_init__'s checks.
+            tb = exc.__traceback__
+            if tb is not None and tb.tb_next is None and exc.args and isinstance(exc.args[0], str):
+                exc.args = (exc.args[0] + _closest_option(type(self), exc.args[0], kwargs),)
+            raise
+
+    return __init__
+
+
+def _closest_option(cls: type, message: str, kwargs: Mapping[str, Any]) -> str:
+    import dataclasses
+    import difflib
+
+    fields = [f.name for f in dataclasses.fields(cls) if f.init]
+    for name in kwargs:
+        if f"unexpected keyword argument {name!r}" in message:
+            close = difflib.get_close_matches(name, fields, n=1, cutoff=0.6)
+            return f"; did you mean {close[0]!r}?" if close else ""
+    return ""
+
+
+ClaudeAgentOptions.__init__ = _suggesting_init(ClaudeAgentOptions.__init__)  # type: ignore[method-assign]
 
 
 def copy_with(options: ClaudeAgentOptions, **changes: Any) -> ClaudeAgentOptions:

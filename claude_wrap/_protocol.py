@@ -59,6 +59,7 @@ from ._exceptions import (
     SessionStateError,
     TransportClosedError,
     TurnTimeoutError,
+    error_result_hint,
     error_result_text,
 )
 from ._messages import AssistantMessage, Message, ResultMessage, StreamEvent, SystemMessage, UnknownMessage
@@ -716,7 +717,9 @@ class Session:
             return failure
         result, line = self._last_error
         data = decode_value(line)
-        error = ResultError(f"Claude Code returned an error result: {error_result_text(data)}", data, code)
+        error = ResultError(
+            f"Claude Code returned an error result: {error_result_text(data)}", data, code, hint=error_result_hint(data)
+        )
         error.result_message = result
         error.__cause__ = failure
         return error

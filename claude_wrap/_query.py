@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["RunCloser", "query", "start_run"]
 
 
-async def query(
+def query(
     *,
     prompt: str | AsyncIterable[dict[str, Any]],
     options: ClaudeAgentOptions | None = None,
@@ -42,7 +42,7 @@ async def query(
     If the binary exits non-zero right after an error result (``is_error``),
     that result is yielded and then ``ResultError`` is raised with its
     details; other failures raise the typed errors of
-    ``claude_wrap._exceptions`` (a crashed binary gives ``ProcessError`` with
+    ``claude_wrap`` (a crashed binary gives ``ProcessError`` with
     its exit code and stderr in the message).
 
     Leaving the loop early (``break``, an exception, cancellation) stops the
@@ -54,6 +54,64 @@ async def query(
     (model, cwd, permission mode, tools ...) are then the transport's
     business; hooks, agents and the rest of ``initialize`` are sent as usual.
     """
+    return _Messages(_run(prompt, options, transport))
+
+
+_NOT_ITERABLE = (
+    "query() returns an async iterator: read it with `async for message in query(...)` inside an "
+    "`async def`, or use claude_wrap.sync.query(...) in synchronous code"
+)
+_NOT_AWAITABLE = (
+    "query() returns an async iterator, not an awaitable: use `async for message in query(...)` "
+    "instead of `await query(...)`, or claude_wrap.sync.query(...) in synchronous code"
+)
+
+
+class _Messages:
+    """What ``query()`` returns: the run's async generator, which ``async for``
+    iterates directly, plus a ``TypeError`` that says what to write instead
+    for a plain ``for`` or an ``await`` (the two errors an async generator
+    raises, with a hint)."""
+
+    __slots__ = ("_gen",)
+
+    def __init__(self, gen: AsyncGenerator[Message, None]) -> None:
+        self._gen = gen
+
+    def __aiter__(self) -> AsyncGenerator[Message, None]:
+        return self._gen
+
+    def __anext__(self) -> Awaitable[Message]:
+        return self._gen.__anext__()
+
+    def asend(self, value: None) -> Awaitable[Message]:
+        return self._gen.asend(value)
+
+    def athrow(self, *args: Any) -> Awaitable[Message]:
+        return self._gen.athrow(*args)
+
+    def aclose(self) -> Awaitable[None]:
+        return self._gen.aclose()
+
+    if not TYPE_CHECKING:  # type checkers keep rejecting these uses outright
+
+        def __getitem__(self, index):
+            # Not __iter__: collections.abc.Iterable must stay False, as for
+            # an async generator; a `for` loop still lands here.
+            raise TypeError(_NOT_ITERABLE)
+
+        def __await__(self):
+            raise TypeError(_NOT_AWAITABLE)
+
+        def __getattr__(self, name):
+            return getattr(self._gen, name)  # ag_running, ag_frame, ...
+
+
+async def _run(
+    prompt: str | AsyncIterable[dict[str, Any]],
+    options: ClaudeAgentOptions | None,
+    transport: Transport | LineTransport | None,
+) -> AsyncGenerator[Message, None]:
     from ._connect import open_session, user_frame
 
     opts = options if options is not None else ClaudeAgentOptions()

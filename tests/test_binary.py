@@ -627,11 +627,10 @@ def test_nothing_found_message(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(CLINotFoundError) as info:
         find_binary()
     msg = str(info.value)
-    assert "python scripts/fetch_binary.py" in msg
+    assert "  - claude-wrap fetch-binary  (or python -m claude_wrap fetch-binary;" in msg
     assert "CLAUDE_WRAP_CLI=/path/to/claude" in msg
     assert "cli_path=" in msg
     assert "`claude` is on your PATH" in msg
-    assert "fetch-binary" not in msg and "-m claude_wrap" not in msg
     assert pinned_version() in msg
     assert isinstance(info.value, ClaudeSDKError)
 
@@ -641,7 +640,7 @@ def test_unverified_cache_copy_is_mentioned(fake_release: FakeRelease, use_manif
     use_manifest(fake_release.manifest)
     path = fetch_binary(manifest=fake_release.manifest, tarball=fake_release.tarball)
     (path.parent / "claude.verified").unlink()
-    with pytest.raises(CLINotFoundError, match="--verify"):
+    with pytest.raises(CLINotFoundError, match="run `claude-wrap fetch-binary --verify`"):
         find_binary()
 
 

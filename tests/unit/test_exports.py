@@ -99,8 +99,12 @@ def test_official_error_hierarchy() -> None:
     assert "boom" in str(err)
 
 
-def test_query_is_an_async_generator_function_and_client_an_async_context_manager() -> None:
-    assert inspect.isasyncgenfunction(claude_wrap.query)
+def test_query_returns_an_async_generator_and_client_is_an_async_context_manager() -> None:
+    # A plain function (so a `for` or an `await` by mistake gets a hint; see
+    # test_hints.py) whose result is driven like the official async generator.
+    run = claude_wrap.query(prompt="never started")
+    assert callable(run.asend) and callable(run.athrow) and callable(run.aclose)
+    assert inspect.isasyncgen(run.__aiter__())
     assert "prompt" in inspect.signature(claude_wrap.query).parameters
     client_cls = claude_wrap.ClaudeSDKClient
     assert inspect.iscoroutinefunction(client_cls.__aenter__)
