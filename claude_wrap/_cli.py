@@ -1,14 +1,17 @@
-"""The ``claude-wrap`` command line (also ``python -m claude_wrap``).
+"""The ``claude-wrap`` command line (also ``python -m claude_wrap``), installed
+by the ``claude-wrap-sdk`` distribution.
 
-    claude-wrap run "prompt" [--model M] [--cwd DIR] [--allowed-tools T ...]
+    claude-wrap run "prompt" [--model M] [--cwd DIR] [--allowed-tools T,T ...]
                              [--max-turns N] [--permission-mode M] [--json]
-    claude-wrap doctor        which binary and why, its version, auth, API, config dir
-    claude-wrap version       claude_wrap, pinned and found Claude Code versions
-    claude-wrap fetch-binary  fetch, verify and cache the pinned binary
+    claude-wrap doctor [--json]   which binary and why, its version, auth, API, config dir
+    claude-wrap version [--json]  claude_wrap, pinned and found Claude Code versions
+    claude-wrap fetch-binary      fetch, verify and cache the pinned binary
+    claude-wrap --version
 
 Only the standard library is imported at module level, so ``--help`` and
 argument errors are instant; the rest of claude_wrap is imported by the
-command that needs it.
+command that needs it. The live view of ``run`` is public as
+``claude_wrap.cli.LiveView``.
 """
 
 from __future__ import annotations
@@ -31,10 +34,11 @@ if TYPE_CHECKING:
         ToolResultBlock,
     )
     from claude_wrap._stream import ToolCall
+    from claude_wrap._system_views import ApiRetryMessage
 
-__all__ = ["add_fetch_arguments", "fetch_main", "main", "run_fetch"]
+__all__ = ["LiveView", "add_fetch_arguments", "fetch_main", "main", "result_line", "run_fetch"]
 
-PROG = "claude-wrap"
+PROG = "claude-wrap"  # the command; the distribution is claude-wrap-sdk (claude_wrap._distribution)
 DEFAULT_API_URL = "https://api.anthropic.com"
 AUTH_VARIABLES = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto")
@@ -130,10 +134,22 @@ def _result_text(block: ToolResultBlock) -> str:
     return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
 
 
+def _failure(result: ResultMessage) -> str:
+    """Why a run failed, in a few words: an API failure has subtype
+    ``success``, so its terminal reason, HTTP status and text say more."""
+    parts = [result.subtype] if result.subtype != "success" else [result.terminal_reason or "error"]
+    if result.api_error_status is not None:
+        parts.append(f"HTTP {result.api_error_status}")
+    text = "; ".join(result.errors or []) or result.result or ""
+    if text.strip():
+        parts.append(_short(text, 60))
+    return ", ".join(parts)
+
+
 def result_line(result: ResultMessage) -> str:
     """The closing line of a run: outcome, turns, cost, duration."""
     cost = "n/a" if result.total_cost_usd is None else f"${result.total_cost_usd:.4f}"
-    label = f"error ({result.subtype})" if result.is_error else result.subtype
+    label = f"error ({_failure(result)})" if result.is_error else result.subtype
     return (
         f"result: {label} · {result.num_turns} turns · cost {cost} · "
         f"{result.duration_ms / 1000:.2f} s (API {result.duration_api_ms / 1000:.2f} s)"
@@ -141,10 +157,15 @@ def result_line(result: ResultMessage) -> str:
 
 
 class LiveView:
-    """Renders a run for a person: streamed text, one line per tool call, a spinner.
+    """Renders a run for a person: streamed text, one line per tool call, a
+    line per API retry, a spinner.
 
-    The spinner (only on a terminal) is drawn from a helper thread while a
-    tool runs, since the run itself blocks between messages.
+    Feed it every message with :meth:`handle` and call :meth:`close` at the
+    end; ``result`` then holds the run's ``ResultMessage`` (see
+    :func:`result_line`). Streamed text shows as it arrives when the run has
+    ``include_partial_messages=True``, else a whole text block at a time.
+    The spinner (only when ``tty`` is true) is drawn from a helper thread
+    while a tool runs, since the run blocks between messages.
     """
 
     def __init__(self, out: IO[str], *, tty: bool) -> None:
@@ -217,8 +238,9 @@ class LiveView:
 
     def handle(self, message: Message) -> None:
         """Show one message."""
-        from claude_wrap._messages import ResultMessage, ToolResultBlock, UserMessage
+        from claude_wrap._messages import ResultMessage, SystemMessage, ToolResultBlock, UserMessage
         from claude_wrap._stream import TextChunk, ToolCall
+        from claude_wrap._system_views import ApiRetryMessage
 
         with self._lock:
             # Thinking is not shown; text and tool calls each exactly once.
@@ -231,6 +253,9 @@ class LiveView:
                 elif isinstance(item, ToolCall):
                     self._newline()
                     self._tools[item.id] = (_tool_summary(item), time.monotonic())
+            retry = ApiRetryMessage.of(message) if isinstance(message, SystemMessage) else None
+            if retry is not None:
+                self._line(retry_line(retry))
             if isinstance(message, UserMessage) and isinstance(message.content, list):
                 for block in message.content:
                     if isinstance(block, ToolResultBlock):
@@ -243,6 +268,16 @@ class LiveView:
             self.out.flush()
 
 
+def retry_line(retry: ApiRetryMessage) -> str:
+    """One API retry, as the live view shows it."""
+    status = f"HTTP {retry.error_status} " if retry.error_status is not None else ""
+    error = f"{status}{retry.error or 'error'}".strip()
+    return (
+        f"  ↻ API call failed ({error}); retry {retry.attempt} of {retry.max_retries} "
+        f"in {retry.retry_delay_ms / 1000:.1f} s"
+    )
+
+
 def _build_options(args: argparse.Namespace) -> Any:
     from claude_wrap import ClaudeAgentOptions
 
@@ -252,7 +287,7 @@ def _build_options(args: argparse.Namespace) -> Any:
     if args.cwd:
         fields["cwd"] = args.cwd
     if args.allowed_tools:
-        fields["allowed_tools"] = [t for item in args.allowed_tools for t in item.split(",") if t]
+        fields["allowed_tools"] = [t.strip() for item in args.allowed_tools for t in item.split(",") if t.strip()]
     if args.max_turns is not None:
         fields["max_turns"] = args.max_turns
     if args.permission_mode:
@@ -262,15 +297,73 @@ def _build_options(args: argparse.Namespace) -> Any:
     return ClaudeAgentOptions(**fields)
 
 
-def _encode_json(message: Message) -> bytes:
+# Content blocks by class, as the binary names them on the wire.
+_BLOCK_TYPES = {
+    "TextBlock": "text",
+    "ThinkingBlock": "thinking",
+    "RedactedThinkingBlock": "redacted_thinking",
+    "ToolUseBlock": "tool_use",
+    "ToolResultBlock": "tool_result",
+    "ServerToolUseBlock": "server_tool_use",
+    "ServerToolResultBlock": "server_tool_result",
+    "ImageBlock": "image",
+}
+
+
+def _dropping_none(body: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: body[k] for k in keys if body.get(k) is not None}
+
+
+def stream_json(message: Message) -> dict[str, Any]:
+    """``message`` as the stream-json object the binary wrote for it: ``type``
+    first, the binary's field names and nesting (what the message keeps of it)."""
     import msgspec
 
+    from claude_wrap._messages import (
+        AssistantMessage,
+        RateLimitEvent,
+        ResultMessage,
+        StreamEvent,
+        SystemMessage,
+        UnknownMessage,
+        UserMessage,
+    )
+
+    if isinstance(message, SystemMessage):
+        return {"type": "system", "subtype": message.subtype, **message.data}  # data is the whole frame
     body = msgspec.to_builtins(message)
     content = getattr(message, "content", None)
     if isinstance(content, list):
-        # Blocks are dataclasses without a type field: name each, as the message is.
-        body["content"] = [{"kind": type(b).__name__, **fields} for b, fields in zip(content, body["content"])]
-    return msgspec.json.encode({"kind": type(message).__name__, "message": body}) + b"\n"
+        body["content"] = [
+            {"type": _BLOCK_TYPES.get(type(block).__name__, type(block).__name__), **fields}
+            for block, fields in zip(content, body["content"])
+        ]
+    if isinstance(message, AssistantMessage):
+        inner = {"id": body.get("message_id"), "type": "message", "role": "assistant", "model": body["model"]}
+        inner |= {"content": body["content"], **_dropping_none(body, "stop_reason", "usage")}
+        outer = _dropping_none(body, "error", "session_id", "uuid")
+        return {"type": "assistant", "message": inner, "parent_tool_use_id": body.get("parent_tool_use_id"), **outer}
+    if isinstance(message, UserMessage):
+        outer = _dropping_none(body, "uuid", "tool_use_result")
+        inner = {"role": "user", "content": body["content"]}
+        return {"type": "user", "message": inner, "parent_tool_use_id": body.get("parent_tool_use_id"), **outer}
+    if isinstance(message, ResultMessage):
+        if "model_usage" in body:
+            body["modelUsage"] = body.pop("model_usage")
+        return {"type": "result", **{k: v for k, v in body.items() if v is not None or k == "result"}}
+    if isinstance(message, StreamEvent):
+        return {"type": "stream_event", **_dropping_none(body, "uuid", "session_id", "event", "parent_tool_use_id")}
+    if isinstance(message, RateLimitEvent):
+        return {"type": "rate_limit_event", **body}
+    if isinstance(message, UnknownMessage):
+        return dict(message.data)  # the frame as written
+    return {"type": type(message).__name__, **body}
+
+
+def _encode_json(message: Message) -> bytes:
+    import msgspec
+
+    return msgspec.json.encode(stream_json(message)) + b"\n"
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -278,6 +371,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     from claude_wrap import sync
     from claude_wrap._exceptions import ClaudeSDKError, ResultError
 
+    if args.include_partial_messages and not args.json:
+        print(
+            f"{PROG}: note: --include-partial-messages only changes --json output "
+            "(the live view always streams text as it arrives)",
+            file=sys.stderr,
+        )
     try:
         options = _build_options(args)
     except ValueError as exc:
@@ -327,7 +426,11 @@ _SOURCES = {
 
 
 def _probe_api(url: str, timeout: float) -> tuple[bool, str]:
-    """Does ``url`` answer HTTP? Bounded by ``timeout`` overall, DNS included."""
+    """Does the API at ``url`` answer? A ``GET /v1/models`` without
+    credentials: any answer below 500 (401 from the real API, 404 from a
+    proxy or the scripted model) shows the server is there and working; a
+    5xx (501 from a server that is not an API) or no answer is a failure.
+    Bounded by ``timeout`` overall, DNS included."""
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
@@ -346,19 +449,22 @@ def _probe_api(url: str, timeout: float) -> tuple[bool, str]:
             else:
                 conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
             try:
-                conn.request("HEAD", parts.path or "/")
+                conn.request("GET", parts.path.rstrip("/") + "/v1/models", headers={"anthropic-version": "2023-06-01"})
                 status = conn.getresponse().status
             finally:
                 conn.close()
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             box["error"] = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         else:
+            box["status"] = status
             box["ok"] = f"HTTP {status} in {(time.monotonic() - started) * 1000:.0f} ms"
 
     # A thread, so a slow DNS lookup cannot hold the command past the timeout.
     thread = threading.Thread(target=probe, name="claude-wrap-doctor", daemon=True)
     thread.start()
     thread.join(timeout + 0.5)
+    if "ok" in box and box["status"] >= 500:
+        return False, f"answers with a server error ({box['ok']})"
     if "ok" in box:
         return True, f"answers ({box['ok']})"
     if "error" in box:
@@ -420,11 +526,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     origin = "CLAUDE_CONFIG_DIR" if os.environ.get("CLAUDE_CONFIG_DIR", "").strip() else "default"
     rows.append(("ok", "config dir", f"{config} ({origin}; {state})"))
 
+    failed = [what for mark, what, _ in rows if mark == "fail"]
+    if args.json:
+        checks = [{"check": what, "status": mark, "detail": detail} for mark, what, detail in rows]
+        _print_json({"ok": not failed, "checks": checks})
+        return 1 if failed else 0
     marks = {"ok": "✓", "warn": "!", "fail": "✗"}
     print(f"{PROG} doctor")
     for mark, what, detail in rows:
         print(f"  {marks[mark]} {what:<11} {detail}")
-    failed = [what for mark, what, _ in rows if mark == "fail"]
     if failed:
         print(f"\nproblems: {', '.join(failed)}")
         return 1
@@ -432,26 +542,48 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_json(value: Any) -> None:
+    import json
+
+    print(json.dumps(value, indent=2))
+
+
 # --------------------------------------------------------------------------- version
 
 
 def cmd_version(args: argparse.Namespace) -> int:
-    """``claude-wrap version``: our version, the pinned and the found binary's."""
+    """``claude-wrap version``: our version, the pinned and the found binary's
+    (non-zero exit, and why, when no binary is found)."""
     import claude_wrap
     from claude_wrap import _binary
+    from claude_wrap._distribution import DISTRIBUTION
     from claude_wrap._exceptions import ClaudeSDKError
 
-    print(f"claude_wrap {claude_wrap.__version__}")
+    report: dict[str, Any] = {"claude_wrap": claude_wrap.__version__, "distribution": DISTRIBUTION}
     try:
-        print(f"pinned Claude Code {_binary.pinned_version()}")
+        report["pinned"] = _binary.pinned_version()
     except ClaudeSDKError as exc:
-        print(f"pinned Claude Code: unknown ({exc})")
+        report["pinned"], report["pinned_error"] = None, str(exc)
     try:
         info = _binary.binary_info(args.cli_path)
-    except ClaudeSDKError:
+    except ClaudeSDKError as exc:
+        report["found"], report["error"] = None, str(exc)
+    else:
+        report["found"] = {"version": info.version, "path": str(info.path), "source": info.source}
+    if args.json:
+        _print_json(report)
+        return 0 if report["found"] else 1
+    print(f"claude_wrap {report['claude_wrap']} ({DISTRIBUTION})")
+    if report["pinned"] is not None:
+        print(f"pinned Claude Code {report['pinned']}")
+    else:
+        print(f"pinned Claude Code: unknown ({report['pinned_error']})")
+    found = report["found"]
+    if found is None:
         print("found Claude Code: none")
+        print(f"{PROG}: {report['error']}", file=sys.stderr)
         return 1
-    print(f"found Claude Code {info.version or '(version unknown)'} at {info.path} ({info.source})")
+    print(f"found Claude Code {found['version'] or '(version unknown)'} at {found['path']} ({found['source']})")
     return 0
 
 
@@ -460,7 +592,14 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``claude-wrap`` argument parser."""
-    parser = argparse.ArgumentParser(prog=PROG, description="Drive the Claude Code agent binary from the shell.")
+    from claude_wrap import __version__
+    from claude_wrap._distribution import DISTRIBUTION
+
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description=f"Drive the Claude Code agent binary from the shell (the {PROG} command of {DISTRIBUTION}).",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__} ({DISTRIBUTION})")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     run = commands.add_parser("run", help="run one prompt and show it live")
@@ -468,13 +607,18 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--model", help="model name or alias")
     run.add_argument("--cwd", help="working directory for the agent (default: here)")
     run.add_argument(
-        "--allowed-tools", nargs="+", metavar="TOOL", help="tools to auto-approve (space- or comma-separated)"
+        "--allowed-tools",
+        action="append",
+        metavar="TOOLS",
+        help="tools to auto-approve, comma-separated (Read,Bash); may be repeated",
     )
     run.add_argument("--max-turns", type=int, help="stop after this many turns")
     run.add_argument("--permission-mode", choices=PERMISSION_MODES)
-    run.add_argument("--json", action="store_true", help="print raw messages, one JSON object per line")
+    run.add_argument("--json", action="store_true", help="print each message as a stream-json object, one per line")
     run.add_argument(
-        "--include-partial-messages", action="store_true", help="with --json: also print streaming events"
+        "--include-partial-messages",
+        action="store_true",
+        help="with --json: also print stream_event messages (the live view always streams)",
     )
     run.add_argument("--cli-path", help="the Claude Code binary to use (default: discovery)")
     run.set_defaults(func=cmd_run)
@@ -482,10 +626,12 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = commands.add_parser("doctor", help="check the binary, auth, API and config")
     doctor.add_argument("--timeout", type=float, default=3.0, help="API check timeout in seconds (default 3)")
     doctor.add_argument("--cli-path", help="check this binary instead of the discovered one")
+    doctor.add_argument("--json", action="store_true", help="print the checks as one JSON object")
     doctor.set_defaults(func=cmd_doctor)
 
     version = commands.add_parser("version", help="print versions")
     version.add_argument("--cli-path", help="report this binary instead of the discovered one")
+    version.add_argument("--json", action="store_true", help="print the versions as one JSON object")
     version.set_defaults(func=cmd_version)
 
     fetch = commands.add_parser("fetch-binary", help="fetch, verify and cache the pinned binary")

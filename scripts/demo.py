@@ -1,18 +1,27 @@
 #!/usr/bin/env python3
 """An example agent: read a file, run a command on it, answer.
 
-    python scripts/demo.py          # offline: a scripted model plays the API
-    ANTHROPIC_API_KEY=... python scripts/demo.py   # the real API, same prompt
+    python scripts/demo.py                          # offline: a scripted model plays the API
+    ANTHROPIC_API_KEY=... python scripts/demo.py    # the real API, same prompt
+    ANTHROPIC_API_KEY=... python scripts/demo.py --offline   # scripted model even so
 
-It drives the real Claude Code binary through ``claude_wrap.query()``. The
-demo creates a small file in a temporary working directory and asks the agent
-to read it (``Read``) and count its lines (``Bash``), allowing exactly those
-two tools. Offline, a ``ScriptedModel`` on 127.0.0.1 answers the binary's API
-calls with a fixed script, so no network or key is needed.
+It drives the real Claude Code binary through ``claude_wrap.query()`` and
+shows the run with ``claude_wrap.cli.LiveView``, the live view of
+``claude-wrap run`` (public names only). The demo creates a small file in a
+temporary working directory and asks the agent to read it (``Read``) and
+count its lines (``Bash``), allowing exactly those two tools. Offline, a
+``ScriptedModel`` on 127.0.0.1 answers the binary's API calls with a fixed
+script, so no network or key is needed.
+
+Against the real API, a failing call is retried by the binary; each retry
+is shown as it happens, and ``CLAUDE_CODE_MAX_RETRIES`` bounds them (the
+demo uses 2 unless it is set), so an unreachable API fails in seconds, not
+minutes.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import sys
@@ -20,8 +29,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from claude_wrap import ClaudeAgentOptions, ClaudeSDKError, ResultMessage, query
-from claude_wrap._cli import LiveView, result_line
+from claude_wrap import ClaudeAgentOptions, ClaudeSDKError, ResultMessage, binary_info, query
+from claude_wrap.cli import LiveView, result_line
 
 NOTES = """\
 Shopping list for the team offsite
@@ -37,6 +46,8 @@ PROMPT = (
     "`wc -l notes.txt`, and tell me in one or two sentences what the file is "
     "about and how many lines it has."
 )
+DEMO_MAX_RETRIES = "2"
+
 
 def offline_replies(notes: Path) -> list[Any]:
     """The script the fake API follows: Read, then Bash, then a text answer."""
@@ -69,8 +80,11 @@ async def run(options: ClaudeAgentOptions) -> ResultMessage | None:
     return view.result
 
 
-def main() -> int:
-    live = bool(os.environ.get("ANTHROPIC_API_KEY"))
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run an example agent (offline unless ANTHROPIC_API_KEY is set).")
+    parser.add_argument("--offline", action="store_true", help="use the scripted model even with ANTHROPIC_API_KEY set")
+    args = parser.parse_args(argv)
+    live = bool(os.environ.get("ANTHROPIC_API_KEY")) and not args.offline
     with tempfile.TemporaryDirectory(prefix="claude-wrap-demo-") as tmp:
         workdir = Path(tmp) / "work"
         workdir.mkdir()
@@ -84,7 +98,14 @@ def main() -> int:
         }
         model = None
         if live:
-            mode = "live: the real API (ANTHROPIC_API_KEY is set)"
+            url = os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
+            retries = os.environ.get("CLAUDE_CODE_MAX_RETRIES") or DEMO_MAX_RETRIES
+            options_fields["env"] = {"CLAUDE_CODE_MAX_RETRIES": retries}
+            mode = f"live: the real API at {url} (ANTHROPIC_API_KEY is set; --offline uses the scripted model)"
+            waiting = (
+                f"Waiting for the API: a failing call is retried up to {retries} times "
+                "(CLAUDE_CODE_MAX_RETRIES), each retry shown below."
+            )
         else:
             from claude_wrap.testing import ScriptedModel
 
@@ -92,8 +113,7 @@ def main() -> int:
             # An isolated HOME and a dummy key pointing at the scripted model.
             options_fields["env"] = model.env(Path(tmp) / "home")
             mode = "offline: a scripted model on 127.0.0.1 (set ANTHROPIC_API_KEY for the real API)"
-
-        from claude_wrap import binary_info
+            waiting = ""
 
         try:
             info = binary_info()
@@ -102,6 +122,8 @@ def main() -> int:
             print(f"workdir: {workdir}")
             print(f"prompt:  {PROMPT}")
             print()
+            if waiting:
+                print(waiting, flush=True)
             result = asyncio.run(run(ClaudeAgentOptions(**options_fields)))
         except ClaudeSDKError as exc:
             print(f"\ndemo failed: {type(exc).__name__}: {exc}", file=sys.stderr)

@@ -1,11 +1,14 @@
-"""``claude-wrap`` end to end: ``run`` against the scripted model, ``doctor``, ``version``."""
+"""``claude-wrap`` end to end: ``run`` against the scripted model, ``doctor``, ``version``,
+and the command-line conventions (``--version``, ``--json``, argument errors)."""
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -58,27 +61,87 @@ def test_run_shows_text_tool_line_and_result(
     assert scripted_model.main_requests[0].last_user_text == "say it"
 
 
-def test_run_json_prints_one_message_per_line(scripted_model: ScriptedModel, cli_env: dict[str, str]) -> None:
-    scripted_model.add(Reply.text("as json"))
+def test_run_json_prints_one_stream_json_message_per_line(
+    scripted_model: ScriptedModel, cli_env: dict[str, str]
+) -> None:
+    scripted_model.add(Reply.text("as json"), Reply.text("streamed"))
     proc = _cli("run", "hi", "--json", env=cli_env)
 
     assert proc.returncode == 0, proc.stderr
     records = [json.loads(line) for line in proc.stdout.splitlines()]
-    kinds = [r["kind"] for r in records]
-    assert kinds[0] == "SystemMessage" and records[0]["message"]["subtype"] == "init" and kinds[-1] == "ResultMessage"
-    assert "StreamEvent" not in kinds
-    assert records[-1]["message"]["result"] == "as json"
-    texts = [r["message"]["content"][0] for r in records if r["kind"] == "AssistantMessage"]
-    assert {"kind": "TextBlock", "text": "as json"} in texts
+    types = [r["type"] for r in records]
+    assert types[0] == "system" and records[0]["subtype"] == "init" and types[-1] == "result"
+    assert records[0]["session_id"] == records[-1]["session_id"] and "tools" in records[0]  # the frame itself
+    assert "stream_event" not in types
+    assert records[-1]["result"] == "as json" and records[-1]["is_error"] is False
+    (assistant,) = [r for r in records if r["type"] == "assistant"]
+    assert assistant["message"]["content"] == [{"type": "text", "text": "as json"}]
+    assert assistant["message"]["role"] == "assistant" and assistant["session_id"] == records[0]["session_id"]
+
+    partial = _cli("run", "hi", "--json", "--include-partial-messages", env=cli_env)
+    assert partial.returncode == 0, partial.stderr
+    events = [json.loads(line) for line in partial.stdout.splitlines() if '"stream_event"' in line]
+    assert events and all(e["type"] == "stream_event" and "event" in e for e in events)
 
 
-def test_run_error_result_exits_non_zero(scripted_model: ScriptedModel, cli_env: dict[str, str]) -> None:
+def test_run_error_result_exits_non_zero_and_names_the_failure(
+    scripted_model: ScriptedModel, cli_env: dict[str, str]
+) -> None:
     scripted_model.add(Reply.error(500, "scripted outage"))
     proc = _cli("run", "hi", env=cli_env)
 
     assert proc.returncode == 1
     assert "500" in proc.stderr
-    assert "result: error" in proc.stdout
+    result = proc.stdout.splitlines()[-1]
+    assert result.startswith("result: error (api_error, HTTP 500, ") and "(success)" not in result
+
+
+def test_run_shows_each_api_retry_then_the_answer(scripted_model: ScriptedModel, cli_env: dict[str, str]) -> None:
+    scripted_model.add(Reply.error(529), Reply.error(500), Reply.text("third time lucky"))
+    proc = _cli("run", "hi", env=dict(cli_env, CLAUDE_CODE_MAX_RETRIES="2"))
+
+    assert proc.returncode == 0, proc.stderr
+    retries = [line for line in proc.stdout.splitlines() if "↻" in line]
+    assert len(retries) == 2, proc.stdout
+    assert retries[0].startswith("  ↻ API call failed (HTTP 529 ") and " retry 1 of 2 in " in retries[0]
+    assert retries[1].startswith("  ↻ API call failed (HTTP 500 ") and " retry 2 of 2 in " in retries[1]
+    assert retries[1].endswith(" s")
+    assert "third time lucky" in proc.stdout.splitlines()
+
+
+def test_retries_are_bounded_by_claude_code_max_retries(
+    scripted_model: ScriptedModel, cli_env: dict[str, str]
+) -> None:
+    scripted_model.add(*[Reply.error(529)] * 3, Reply.text("never reached"))
+    proc = _cli("run", "hi", env=dict(cli_env, CLAUDE_CODE_MAX_RETRIES="1"))
+
+    assert proc.returncode == 1
+    retries = [line for line in proc.stdout.splitlines() if "↻" in line]
+    assert len(retries) == 1 and " retry 1 of 1 in " in retries[0]
+    assert len(scripted_model.main_requests) == 2  # the first call and one retry
+    assert "HTTP 529" in proc.stdout.splitlines()[-1]
+
+
+def test_allowed_tools_take_a_comma_separated_list_and_never_swallow_the_prompt(
+    scripted_model: ScriptedModel, cli_env: dict[str, str]
+) -> None:
+    swallowed = _cli("run", "--allowed-tools", "Read", "Bash", "the prompt", env=cli_env)
+    assert swallowed.returncode == 2
+    assert "unrecognized arguments: the prompt" in swallowed.stderr
+    assert not scripted_model.requests  # nothing ran
+
+    scripted_model.add(Reply.text("ok"))
+    proc = _cli("run", "--allowed-tools", "Read, Bash", "--allowed-tools", "Grep", "the prompt", env=cli_env)
+    assert proc.returncode == 0, proc.stderr
+    assert scripted_model.main_requests[0].last_user_text == "the prompt"
+
+
+def test_partial_messages_without_json_get_a_note(scripted_model: ScriptedModel, cli_env: dict[str, str]) -> None:
+    scripted_model.add(Reply.text("fine"))
+    proc = _cli("run", "hi", "--include-partial-messages", env=cli_env)
+    assert proc.returncode == 0, proc.stderr
+    assert "--include-partial-messages only changes --json output" in proc.stderr
+    assert "fine" in proc.stdout.splitlines()
 
 
 def test_doctor_good_setup(cli_env: dict[str, str], cli_path: str, scripted_model: ScriptedModel) -> None:
@@ -108,14 +171,58 @@ def test_doctor_broken_setup(cli_env: dict[str, str], tmp_path: Path) -> None:
     assert "problems: binary, API" in out
 
 
+def test_doctor_fails_on_a_server_error_answer(cli_env: dict[str, str]) -> None:
+    # A server that is no API: http.server answers 501 to a method it lacks.
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        proc = _cli("doctor", "--timeout", "5", env=dict(cli_env, ANTHROPIC_BASE_URL=url))
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert proc.returncode == 1
+    assert f"✗ API         {url} (ANTHROPIC_BASE_URL) answers with a server error (HTTP 501 in " in proc.stdout
+
+
+def test_doctor_json(cli_env: dict[str, str], cli_path: str) -> None:
+    proc = _cli("doctor", "--json", env=cli_env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["ok"] is True
+    assert [c["check"] for c in report["checks"]] == ["binary", "version", "auth", "API", "config dir"]
+    assert report["checks"][0] == {"check": "binary", "status": "ok", "detail": f"{cli_path} (from $CLAUDE_WRAP_CLI)"}
+
+    broken = _cli("doctor", "--json", "--timeout", "1", env=dict(cli_env, CLAUDE_WRAP_CLI="/nonexistent"))
+    assert broken.returncode == 1
+    assert json.loads(broken.stdout)["ok"] is False
+
+
 def test_version_and_fetch_binary(cli_env: dict[str, str], cli_path: str) -> None:
+    version = __import__("claude_wrap").__version__
     proc = _cli("version", env=cli_env)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [
-        f"claude_wrap {__import__('claude_wrap').__version__}",
+        f"claude_wrap {version} (claude-wrap-sdk)",
         f"pinned Claude Code {pinned_version()}",
         f"found Claude Code {pinned_version()} at {cli_path} (env)",
     ]
+    as_json = _cli("version", "--json", env=cli_env)
+    assert json.loads(as_json.stdout) == {
+        "claude_wrap": version,
+        "distribution": "claude-wrap-sdk",
+        "pinned": pinned_version(),
+        "found": {"version": pinned_version(), "path": cli_path, "source": "env"},
+    }
+    flag = _cli("--version", env=cli_env)
+    assert (flag.returncode, flag.stdout) == (0, f"claude-wrap {version} (claude-wrap-sdk)\n")
+
+    bad = _cli("version", env=dict(cli_env, CLAUDE_WRAP_CLI="/nonexistent/claude"))
+    assert bad.returncode == 1
+    assert bad.stdout.splitlines()[-1] == "found Claude Code: none"
+    assert "the path from CLAUDE_WRAP_CLI does not exist" in bad.stderr
 
     # A verified copy is cached (the suite needs it): fetch-binary is a no-op.
     from claude_wrap._binary import cache_root

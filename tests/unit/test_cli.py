@@ -7,15 +7,20 @@ import subprocess
 import sys
 import time
 
+from typing import Any
+
 from claude_wrap import (
     AssistantMessage,
+    ResultMessage,
     StreamEvent,
+    SystemMessage,
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
     UserMessage,
 )
-from claude_wrap._cli import LiveView, _encode_json, build_parser
+from claude_wrap._cli import build_parser
+from claude_wrap.cli import LiveView, result_line, stream_json
 
 
 def _delta(text: str) -> StreamEvent:
@@ -81,26 +86,83 @@ def test_view_of_a_recorded_partial_stream_shows_each_text_once() -> None:
     assert shown.startswith(texts[0] + "\n  ✓ Bash(command=")
 
 
-def test_json_lines_name_each_message_and_block() -> None:
-    import json
+def test_json_lines_are_stream_json_objects() -> None:
+    message = AssistantMessage(
+        content=[TextBlock("hi"), ToolUseBlock("t1", "Bash", {"command": "ls"})], model="m", session_id="s", uuid="u"
+    )
+    assert stream_json(message) == {
+        "type": "assistant",
+        "message": {
+            "id": None,
+            "type": "message",
+            "role": "assistant",
+            "model": "m",
+            "content": [{"type": "text", "text": "hi"}, {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}],
+        },
+        "parent_tool_use_id": None,
+        "session_id": "s",
+        "uuid": "u",
+    }
+    assert stream_json(UserMessage(content="plain")) == {
+        "type": "user",
+        "message": {"role": "user", "content": "plain"},
+        "parent_tool_use_id": None,
+    }
+    init = SystemMessage(subtype="init", data={"type": "system", "subtype": "init", "cwd": "/w"})
+    assert stream_json(init) == {"type": "system", "subtype": "init", "cwd": "/w"}
 
-    message = AssistantMessage(content=[TextBlock("hi"), ToolUseBlock("t1", "Bash", {"command": "ls"})], model="m")
-    record = json.loads(_encode_json(message))
-    assert record["kind"] == "AssistantMessage"
-    assert record["message"]["content"] == [
-        {"kind": "TextBlock", "text": "hi"},
-        {"kind": "ToolUseBlock", "id": "t1", "name": "Bash", "input": {"command": "ls"}},
+
+def test_a_retry_is_one_line_with_attempt_delay_and_error() -> None:
+    out = io.StringIO()
+    view = LiveView(out, tty=False)
+    data = {"type": "system", "subtype": "api_retry", "attempt": 1, "max_retries": 10, "retry_delay_ms": 577,
+            "error_status": None, "error": "unknown"}
+    view.handle(SystemMessage(subtype="api_retry", data=data))
+    view.handle(SystemMessage(subtype="api_retry", data=dict(data, attempt=2, retry_delay_ms=1141, error_status=529,
+                                                             error="overloaded_error")))
+    view.close()
+    assert out.getvalue().splitlines() == [
+        "  ↻ API call failed (unknown); retry 1 of 10 in 0.6 s",
+        "  ↻ API call failed (HTTP 529 overloaded_error); retry 2 of 10 in 1.1 s",
     ]
-    assert record["message"]["model"] == "m"
-    assert json.loads(_encode_json(UserMessage(content="plain")))["message"]["content"] == "plain"
 
 
-def test_parser_knows_the_commands() -> None:
-    args = build_parser().parse_args(["run", "p", "--allowed-tools", "Read,Bash", "Grep", "--max-turns", "3"])
+def test_a_failed_result_names_its_real_reason() -> None:
+    failed = ResultMessage(
+        subtype="success", duration_ms=1200, duration_api_ms=0, is_error=True, num_turns=1, session_id="s",
+        total_cost_usd=0, result="API Error: Connection refused (ECONNREFUSED)", terminal_reason="api_error",
+    )
+    assert result_line(failed).startswith("result: error (api_error, API Error: Connection refused (ECONNREFUSED)) · 1 turns")
+    capped = ResultMessage(
+        subtype="error_max_turns", duration_ms=1, duration_api_ms=1, is_error=True, num_turns=3, session_id="s",
+        errors=["Reached maximum number of turns (3)"],
+    )
+    assert result_line(capped).startswith("result: error (error_max_turns, Reached maximum number of turns (3)) ·")
+
+
+def test_parser_takes_comma_separated_tools_and_a_version_flag(capsys: Any) -> None:
+    args = build_parser().parse_args(["run", "p", "--allowed-tools", "Read,Bash", "--allowed-tools", "Grep", "--max-turns", "3"])
     assert (args.prompt, args.allowed_tools, args.max_turns) == ("p", ["Read,Bash", "Grep"], 3)
+    import pytest
+
+    with pytest.raises(SystemExit) as swallowed:
+        build_parser().parse_args(["run", "--allowed-tools", "Read", "Bash", "p"])
+    assert swallowed.value.code == 2
+    assert "unrecognized arguments: p" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as version:
+        build_parser().parse_args(["--version"])
+    assert version.value.code == 0
+    assert capsys.readouterr().out.startswith("claude-wrap 0.")
+
+
+def test_the_cli_module_is_public_and_its_objects_say_so() -> None:
+    import claude_wrap.cli
+
+    assert LiveView.__module__ == result_line.__module__ == "claude_wrap.cli"
+    assert "LiveView" in claude_wrap.cli.__all__
 
 
 def test_cli_module_imports_only_the_stdlib() -> None:
-    code = "import sys, claude_wrap._cli; print(sorted(m for m in ('anyio', 'msgspec', 'pydantic') if m in sys.modules))"
+    code = "import sys, claude_wrap.cli; print(sorted(m for m in ('anyio', 'msgspec', 'pydantic') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
