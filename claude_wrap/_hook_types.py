@@ -862,7 +862,7 @@ class HookContext(TypedDict):
 
 
 HookCallback = Callable[
-    [HookInput, str | None, HookContext],
+    [Any, str | None, HookContext],
     Awaitable[HookJSONOutput] | HookJSONOutput,
 ]
 """A hook callback: ``(input_data, tool_use_id, context) -> HookJSONOutput``.
@@ -870,6 +870,11 @@ HookCallback = Callable[
 It may be a coroutine function or (our extension) a plain function, which
 runs in a worker thread. ``tool_use_id`` is the tool call's id for tool
 events (the binary sends an id for other events too).
+
+``input_data`` is a ``HookInput``; a callback registered for one event may
+annotate it with that event's type (``PreToolUseHookInput``), which is why
+the alias takes any first parameter: with ``HookInput`` there, type checkers
+would reject such a callback (parameters are contravariant).
 """
 
 
