@@ -1,8 +1,7 @@
-"""Hooks annotated with the input type of their event, and a permission callback."""
+"""Hooks annotated with the input type of their event (a permission callback
+is in switched_import.py)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from claude_wrap import (
     ClaudeAgentOptions,
@@ -10,11 +9,8 @@ from claude_wrap import (
     HookInput,
     HookJSONOutput,
     HookMatcher,
-    PermissionResultAllow,
-    PermissionResultDeny,
     PostToolUseHookInput,
     PreToolUseHookInput,
-    ToolPermissionContext,
 )
 
 
@@ -41,19 +37,10 @@ def any_event(input_data: HookInput, tool_use_id: str | None, context: HookConte
     return {}
 
 
-async def decide(
-    tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext
-) -> PermissionResultAllow | PermissionResultDeny:
-    if tool_name == "Bash":
-        return PermissionResultDeny(message="no shell here", interrupt=False)
-    return PermissionResultAllow(updated_input=tool_input)
-
-
 def options() -> ClaudeAgentOptions:
     return ClaudeAgentOptions(
         hooks={
             "PreToolUse": [HookMatcher(matcher="Bash", hooks=[no_rm])],
             "PostToolUse": [HookMatcher(hooks=[log_result, any_event], timeout=30)],
         },
-        can_use_tool=decide,
     )

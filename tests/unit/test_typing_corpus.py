@@ -23,7 +23,7 @@ SCRIPTS = sorted(CORPUS.glob("*.py"))
 
 def test_the_corpus_covers_what_the_readme_teaches() -> None:
     names = {path.stem for path in SCRIPTS}
-    assert {"query_loop", "hooks", "tools", "client", "sync_script"} <= names
+    assert {"query_loop", "hooks", "tools", "client", "sync_script", "switched_import"} <= names
     hooks = (CORPUS / "hooks.py").read_text(encoding="utf-8")
     assert "input_data: PreToolUseHookInput" in hooks  # a hook typed for its own event
     assert "ToolAnnotations(readOnlyHint=True)" in (CORPUS / "tools.py").read_text(encoding="utf-8")
