@@ -61,17 +61,17 @@ _NOT_ITERABLE = (
     "query() returns an async iterator: read it with `async for message in query(...)` inside an "
     "`async def`, or use claude_wrap.sync.query(...) in synchronous code"
 )
-_NOT_AWAITABLE = (
-    "query() returns an async iterator, not an awaitable: use `async for message in query(...)` "
-    "instead of `await query(...)`, or claude_wrap.sync.query(...) in synchronous code"
-)
 
 
 class _Messages:
     """What ``query()`` returns: the run's async generator, which ``async for``
     iterates directly, plus a ``TypeError`` that says what to write instead
-    for a plain ``for`` or an ``await`` (the two errors an async generator
-    raises, with a hint)."""
+    for a plain ``for``.
+
+    No ``__await__``: an object that looks awaitable (``inspect.isawaitable``)
+    would be awaited by frameworks that await what they are given, where
+    the official package's async generator is iterated; ``await query(...)``
+    keeps Python's own TypeError."""
 
     __slots__ = ("_gen",)
 
@@ -99,9 +99,6 @@ class _Messages:
             # Not __iter__: collections.abc.Iterable must stay False, as for
             # an async generator; a `for` loop still lands here.
             raise TypeError(_NOT_ITERABLE)
-
-        def __await__(self):
-            raise TypeError(_NOT_AWAITABLE)
 
         def __getattr__(self, name):
             return getattr(self._gen, name)  # ag_running, ag_frame, ...

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import hashlib
 import json
 import shutil
 import tempfile
@@ -52,7 +53,9 @@ def runs_root(name: str | None = None) -> Path:
         for old in sorted(base.glob("run-*"), key=lambda p: p.stat().st_mtime)[:-_KEEP_RUNS]:
             shutil.rmtree(old, ignore_errors=True)
         return Path(tempfile.mkdtemp(dir=base, prefix="run-"))
-    root = base / name
+    # One per checkout, so suites of two checkouts can run side by side.
+    checkout = hashlib.sha256(str(ROOT).encode()).hexdigest()[:8]
+    root = base / f"{name}-{checkout}"
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir()
     return root
