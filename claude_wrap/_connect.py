@@ -1,26 +1,30 @@
 """Starting a session: find the binary, spawn it, shake hands.
 
 Shared by ``query()`` and ``ClaudeSDKClient`` so both start runs the same way.
+
+The binary takes hundreds of milliseconds to start, so only what spawning it
+needs is imported up front: the session, the codec and the message types load
+after the spawn, while the binary boots.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any
-
-import msgspec
+from typing import TYPE_CHECKING, Any
 
 from . import _argv
 from ._argv import build_launch
 from ._binary import find_binary
 from ._control_plane import check_hooks_registered, control_plane, initialize_request
 from ._exceptions import StructuredOutputError
-from ._messages import ResultMessage
 from ._options import ClaudeAgentOptions, check_run
-from ._protocol import Session
-from ._custom_transport import Transport, line_transport
 from ._run_end import ceiling_ms
 from ._transport import LineTransport, SubprocessTransport
+
+if TYPE_CHECKING:
+    from ._custom_transport import Transport
+    from ._messages import ResultMessage
+    from ._protocol import Session
 
 __all__ = ["open_session", "user_frame"]
 
@@ -103,6 +107,8 @@ async def open_session(
             options = resumed.options
     lines: LineTransport
     if transport is not None:
+        from ._custom_transport import line_transport
+
         initialize_base = build_launch(options, "claude", check_cwd=False).initialize
         lines = await line_transport(transport)
     else:
@@ -127,6 +133,8 @@ async def open_session(
             raise
         initialize_base = launch.initialize
         lines = sub
+    from ._protocol import Session  # see the module docstring
+
     session_args: dict[str, Any] = {
         "handlers": plane.handlers,
         "control_timeout": options.control_timeout,

@@ -25,6 +25,11 @@ package's answer: the "Unsupported control request subtype" error.
 Each failure is logged on the ``claude_wrap`` logger at INFO, with its
 traceback (the official package logs nothing; INFO stays off stderr unless
 the application configures logging).
+
+The plane is built before the binary is spawned, so the hook and permission
+types load only when a run uses them (a program that passes hooks or answers
+permission prompts has imported them already): a run without callbacks
+spawns sooner.
 """
 
 from __future__ import annotations
@@ -32,23 +37,18 @@ from __future__ import annotations
 import logging
 import warnings
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._agents import agents_to_wire
 from ._callbacks import CallbackTimeoutError, call_user
 from ._exceptions import CLIConnectionError
-from ._hook_types import HOOK_EVENTS, hook_output_to_wire
 from ._options import ClaudeAgentOptions, OptionsWarning
-from ._permission_types import (
-    ASK_USER_QUESTION,
-    PermissionResultAllow,
-    PermissionResultDeny,
-    ToolPermissionContext,
-    answer_user_questions,
-    permission_result_to_wire,
-    user_questions,
-)
-from ._protocol import ControlHandler
+
+if TYPE_CHECKING:
+    from ._permission_types import ToolPermissionContext
+    # Only a type: the session (and its codec) loads after the binary is
+    # spawned, while it starts (see _connect).
+    from ._protocol import ControlHandler
 
 __all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered", "control_plane", "initialize_request"]
 
@@ -97,6 +97,8 @@ class _Registered:
 
 
 def _hook_handler(registry: dict[str, _Registered], *, timeout: float | None) -> ControlHandler:
+    from ._hook_types import hook_output_to_wire
+
     async def handle(request: dict[str, Any]) -> dict[str, Any]:
         callback_id = request.get("callback_id")
         entry = registry.get(callback_id) if isinstance(callback_id, str) else None
@@ -121,6 +123,14 @@ def _permission_handler(callback: Any, on_question: Any, *, timeout: float | Non
     set, every other tool to ``callback``."""
 
     async def handle(request: dict[str, Any]) -> dict[str, Any]:
+        from ._permission_types import (
+            ASK_USER_QUESTION,
+            PermissionResultAllow,
+            PermissionResultDeny,
+            ToolPermissionContext,
+            permission_result_to_wire,
+        )
+
         tool_name = str(request.get("tool_name", ""))
         tool_input = request.get("input") or {}
         context = ToolPermissionContext.from_request(request)
@@ -162,6 +172,8 @@ async def _answer_questions(
 ) -> dict[str, Any]:
     """Ask ``on_user_question`` and carry its answers to the model. Any failure
     is a denial whose message the model reads, so the turn goes on."""
+    from ._permission_types import answer_user_questions, permission_result_to_wire, user_questions
+
     try:
         questions = user_questions(tool_input)
         answers = await call_user(callback, questions, context, timeout=timeout, what="on_user_question")
@@ -226,9 +238,11 @@ def check_hooks_registered(options: ClaudeAgentOptions, response: dict[str, Any]
     set to ``on_failure="block"`` could fail open: the process that answered
     ``initialize`` does not honor ``onFailure`` (a callback it times out
     itself would not block), or did not register the hooks at all."""
+    if not options.hooks:
+        return
     blocking = any(
         getattr(matcher, "on_failure", None) not in (None, "continue")
-        for matchers in (options.hooks or {}).values()
+        for matchers in options.hooks.values()
         for matcher in matchers
     )
     if not blocking:
@@ -260,6 +274,8 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
     if options.agents:
         plane.initialize["agents"] = agents_to_wire(options.agents)
     if options.hooks:
+        from ._hook_types import HOOK_EVENTS
+
         registry: dict[str, _Registered] = {}
         wire: dict[str, list[dict[str, Any]]] = {}
         for event, matchers in options.hooks.items():

@@ -24,7 +24,7 @@ Three measurements:
    (``json.loads`` + ``parse_message``, run in the official package's venv:
    ``--official-python``), interleaved, with and without the stream events.
 
-Two more parts (``--only rss``, ``--only official``):
+Three more parts (``--only rss``, ``--only official``, ``--only script``):
 
 * ``rss``: peak RSS growth (``ru_maxrss``) of a fresh Python process while
   one 100 MiB JSON line streams through ``SubprocessTransport`` and is decoded.
@@ -32,6 +32,12 @@ Two more parts (``--only rss``, ``--only official``):
   ``claude-agent-sdk`` (in build/official-venv: ``make official`` or
   ``--setup-official`` creates it, see scripts/official_venv.py) and through
   ``claude_wrap``, interleaved, plus both import times.
+* ``script``: a one-prompt script (``asyncio.run`` of ``async for m in
+  query(prompt="hi", options=ClaudeAgentOptions(max_turns=1))``) as a fresh
+  process, start to exit: with claude_wrap, with the official package, the
+  bare binary given the same command line and prompt line, and an empty
+  ``asyncio.run()`` script (the floor any Python program pays); rotated
+  rounds, medians and quartiles, ratios to the bare binary.
 
 Nothing here asserts on time: it prints what it measured.
 """
@@ -855,6 +861,138 @@ def bench_official(runs: int, python: Path | None) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------
+# a one-prompt script, whole process: ours, the official package, the bare binary
+# ---------------------------------------------------------------------------
+
+SCRIPT_TARGET_RATIO = 1.10
+
+# What a user runs, word for word, with either package's name.
+_SCRIPT = """\
+import asyncio
+from {package} import query, ClaudeAgentOptions
+async def main():
+    async for m in query(prompt="hi", options=ClaudeAgentOptions(max_turns=1)):
+        pass
+asyncio.run(main())
+"""
+
+# What any Python script pays before it does anything: the interpreter,
+# asyncio, an event loop, and their teardown.
+_EMPTY_SCRIPT = """\
+import asyncio
+async def main():
+    pass
+asyncio.run(main())
+"""
+
+SCRIPT_SIDES = ("bare", "claude_wrap", "official", "python")
+
+
+def _quartiles(values: list[float]) -> tuple[float, float]:
+    if len(values) < 2:
+        return values[0], values[0]
+    q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, q3
+
+
+def _timed_child(argv: list[str], env: dict[str, str], cwd: str, stdin: bytes | None = None) -> tuple[float, bytes]:
+    """Wall time of one child from spawn to exit (stdin written and closed,
+    stdout read to its end), and its stdout; raises if it fails."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=cwd,
+        start_new_session=True,
+    )
+    out, err = proc.communicate(stdin)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{argv[0]} exited {proc.returncode}: {err.decode(errors='replace')[-2000:]}")
+    return wall, out
+
+
+def bench_script(runs: int, official: Path | None) -> dict[str, Any]:
+    """The one-prompt script above as a fresh process (start to exit): with
+    claude_wrap, with the official package (when its venv is there), the bare
+    binary with the command line and stdin line the script's run gives it,
+    and an empty asyncio script (the floor any Python program pays). All
+    against one ScriptedModel in this process, each run with a fresh HOME and
+    cwd, the sides' order rotated each round."""
+    from claude_wrap import ClaudeAgentOptions, find_binary
+    from claude_wrap.testing import Reply, ScriptedModel
+
+    binary = os.fspath(find_binary())
+    # What the script's run starts, found here with the same options.
+    plan = ClaudeAgentOptions(max_turns=1).explain()
+    bare_argv = [binary, *plan.argv[1:]]
+    prompt_line = _user_line("hi")
+    jobs: dict[str, Callable[[dict[str, str], str], float]] = {}
+
+    def python_job(python: str, code: str, ours: bool = False) -> Callable[[dict[str, str], str], float]:
+        def run(env: dict[str, str], cwd: str) -> float:
+            if ours:  # this checkout's claude_wrap, found through its binary variable
+                env = {**env, "PYTHONPATH": str(ROOT), "CLAUDE_WRAP_CLI": binary}
+            return _timed_child([python, "-c", code], env, cwd)[0]
+
+        return run
+
+    def bare(env: dict[str, str], cwd: str) -> float:
+        child = {**env, **{k: v for k, v in plan.env_changes.items() if v is not None}}
+        for key in (k for k, v in plan.env_changes.items() if v is None):
+            child.pop(key, None)
+        wall, out = _timed_child(bare_argv, child, cwd, stdin=prompt_line)
+        if b'"type":"result"' not in out:
+            raise RuntimeError("the bare binary ended without a result")
+        return wall
+
+    jobs["bare"] = bare
+    jobs["claude_wrap"] = python_job(sys.executable, _SCRIPT.format(package="claude_wrap"), ours=True)
+    if official is not None:
+        jobs["official"] = python_job(str(official), _SCRIPT.format(package="claude_agent_sdk"))
+    jobs["python"] = python_job(sys.executable, _EMPTY_SCRIPT)
+
+    samples: dict[str, list[float]] = {name: [] for name in jobs}
+    with ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model, tempfile.TemporaryDirectory(
+        prefix="claude-wrap-bench-script-"
+    ) as tmp:
+
+        def one(name: str) -> float:
+            d = Path(tempfile.mkdtemp(dir=tmp))
+            (d / "cwd").mkdir()
+            env = model.env(d / "home", extra={"ANTHROPIC_API_KEY": "x"})
+            return jobs[name](env, str(d / "cwd"))
+
+        log(f"script: warm-up (1 run each, not counted), then {runs} rounds of {', '.join(jobs)}")
+        for name in jobs:
+            one(name)
+        for i in range(runs):
+            names = list(jobs)
+            names = names[i % len(names) :] + names[: i % len(names)]
+            for name in names:
+                samples[name].append(one(name))
+            log(f"script: round {i + 1}/{runs}: " + ", ".join(f"{n} {samples[n][-1] * 1000:.0f} ms" for n in jobs))
+
+    def side(name: str) -> dict[str, float]:
+        q1, q3 = _quartiles(samples[name])
+        return {"median_ms": median(samples[name]) * 1000, "q1_ms": q1 * 1000, "q3_ms": q3 * 1000}
+
+    out: dict[str, Any] = {"runs": runs, "sides": {name: side(name) for name in jobs}}
+    bare_ms = out["sides"]["bare"]["median_ms"]
+    packages = [name for name in ("claude_wrap", "official") if name in jobs]
+    out["ratio"] = {name: out["sides"][name]["median_ms"] / bare_ms for name in packages}
+    # Each round's own ratio: the sides of one round ran under the same load.
+    out["ratio_paired"] = {name: median([a / b for a, b in zip(samples[name], samples["bare"])]) for name in packages}
+    # No script can beat the bare binary plus what the empty script costs.
+    out["floor_ratio"] = (bare_ms + out["sides"]["python"]["median_ms"]) / bare_ms
+    out["samples_ms"] = {name: [round(v * 1000, 1) for v in values] for name, values in samples.items()}
+    return out
+
+
+# ---------------------------------------------------------------------------
 # report
 # ---------------------------------------------------------------------------
 
@@ -997,6 +1135,29 @@ def render(results: dict[str, Any]) -> str:
                 "",
             )
         )
+    sc = results.get("script")
+    if sc:
+        whole = "one-prompt script, whole process: "
+        labels = {
+            "bare": (whole + "bare binary (spawn → exit)", "the script's command line and prompt line, stdin closed"),
+            "claude_wrap": (whole + "`claude_wrap`", "fresh `python -c`, start → exit"),
+            "official": (whole + "official `claude-agent-sdk`", "the same script, its own venv and bundled binary"),
+            "python": ("an empty `asyncio.run()` script, whole process", "interpreter, asyncio, teardown: what any script pays"),
+        }
+        for name, side in sc["sides"].items():
+            label, note = labels[name]
+            rows.append((label, f"{side['median_ms']:.0f} ms (IQR {side['q1_ms']:.0f}–{side['q3_ms']:.0f})", note, ""))
+        for name, ratio in sc["ratio"].items():
+            rows.append(
+                (
+                    f"one-prompt script / bare binary: {labels[name][0].removeprefix(whole)}",
+                    f"{ratio:.2f}× (per round {sc['ratio_paired'][name]:.2f}×)",
+                    f"floor (bare + empty script): {sc['floor_ratio']:.2f}×; n={sc['runs']} rotated rounds"
+                    if name == "claude_wrap"
+                    else f"n={sc['runs']} rotated rounds",
+                    f"≤ {SCRIPT_TARGET_RATIO:.2f}×" if name == "claude_wrap" else "",
+                )
+            )
     pl = results.get("pool")
     if pl:
         rows.append(
@@ -1021,14 +1182,16 @@ def render(results: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=None, help="query() and bare-binary runs each (default 10)")
+    parser.add_argument(
+        "--runs", type=int, default=None, help="query() and bare-binary runs each (default 10; script rounds: 15)"
+    )
     parser.add_argument("--import-runs", type=int, default=None, help="fresh interpreters per import variant (default 15)")
     parser.add_argument("--quick", action="store_true", help="fewer runs and a smaller decode load")
     parser.add_argument("--json", action="store_true", help="print machine-readable results")
     parser.add_argument("--record", action="store_true", help=f"re-record {FIXTURE.relative_to(ROOT)} and exit")
     parser.add_argument(
         "--only",
-        choices=["import", "query", "decode", "roundtrip", "pool", "rss", "official"],
+        choices=["import", "query", "decode", "roundtrip", "pool", "rss", "official", "script"],
         action="append",
         help="run only these parts (repeatable)",
     )
@@ -1055,7 +1218,7 @@ def main(argv: list[str] | None = None) -> int:
     import_runs = args.import_runs or (5 if args.quick else 15)
     decode_target = 50_000 if args.quick else 200_000
     decode_rounds = 3 if args.quick else 7
-    parts = set(args.only or ["import", "query", "decode", "roundtrip", "pool", "rss", "official"])
+    parts = set(args.only or ["import", "query", "decode", "roundtrip", "pool", "rss", "official", "script"])
 
     results: dict[str, Any] = {"machine": machine()}
     if "import" in parts:
@@ -1079,6 +1242,9 @@ def main(argv: list[str] | None = None) -> int:
         results["rss"] = bench_rss()
     if "official" in parts:
         results["official"] = bench_official(runs, official_python(args.official_python))
+    if "script" in parts:
+        script_runs = args.runs if args.runs is not None else (3 if args.quick else 15)
+        results["script"] = bench_script(script_runs, official_python(args.official_python))
 
     if args.json:
         print(json.dumps(results, indent=2))

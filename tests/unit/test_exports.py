@@ -76,6 +76,35 @@ def test_query_and_options_load_no_run_machinery_until_a_run_starts() -> None:
     assert loaded == {m: False for m in loaded}, loaded
 
 
+def test_a_run_spawns_the_binary_before_loading_the_session_machinery() -> None:
+    # The binary takes hundreds of milliseconds to start: the session, codec
+    # and message types (and the callback types a run without callbacks never
+    # needs) load after the spawn, while it boots, not before.
+    script = (
+        "import asyncio, json, sys\n"
+        "from claude_wrap import ClaudeAgentOptions, query\n"
+        "from claude_wrap._transport import SubprocessTransport\n"
+        "late = ['msgspec', 'pydantic', 'claude_wrap._protocol', 'claude_wrap._codec', 'claude_wrap._messages',\n"
+        "        'claude_wrap._hook_types', 'claude_wrap._permission_types']\n"
+        "at_spawn = {}\n"
+        "async def start(self):\n"
+        "    at_spawn.update({m: m in sys.modules for m in late})\n"
+        "    raise RuntimeError('not spawned')\n"
+        "SubprocessTransport.start = start\n"
+        "async def main():\n"
+        "    try:\n"
+        "        async for _ in query(prompt='hi', options=ClaudeAgentOptions(max_turns=1, cli_path=sys.executable)):\n"
+        "            pass\n"
+        "    except RuntimeError:\n"
+        "        pass\n"
+        "asyncio.run(main())\n"
+        "print(json.dumps(at_spawn))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
+    at_spawn = json.loads(out.stdout.strip().splitlines()[-1])
+    assert at_spawn and at_spawn == {m: False for m in at_spawn}, at_spawn
+
+
 def test_public_classes_report_the_package_as_their_home_or_a_private_module() -> None:
     # Classes are defined in private modules; they must at least live inside
     # claude_wrap so pickling/repr stay stable and users never import them
