@@ -2,6 +2,7 @@
 
 import asyncio
 import os
+import time
 
 from claude_agent_sdk import (
     ResultMessage,
@@ -29,6 +30,7 @@ async def main():
     rename_session(session_id, "Apple talk", directory=here)
     tag_session(session_id, "fruit", directory=here)
     note("info", get_session_info(session_id, directory=here))
+    time.sleep(0.05)  # the fork is newer by more than the clock's grain: no tie to order by chance
     fork = fork_session(session_id, directory=here, title="Apple fork")
     note("fork", fork)
     note("listed after fork", [(s.summary, s.custom_title, s.tag) for s in list_sessions(directory=here)])
