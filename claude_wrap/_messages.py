@@ -635,10 +635,14 @@ class ConversationResetMessage:
 class UnknownMessage:
     """A frame this version does not model, or a known one that did not fit
     its type (then ``error`` says why). ``data`` is the frame as written.
+    A stdout line that could not be decoded at all arrives as one too, in
+    its place: ``type`` ``""``, ``data`` ``{"line": <its first 512
+    characters>}``, ``error`` why.
 
     Not an official type. A frame with ``error`` set always arrives (the
-    official package raises ``MessageParseError`` there, which ends its run);
-    one of an unknown type only with ``keep_unrecognized``.
+    official package raises ``MessageParseError`` or ``CLIJSONDecodeError``
+    there, which ends its run); one of an unknown type only with
+    ``keep_unrecognized``.
     """
 
     type: str

@@ -40,10 +40,12 @@ from ._codec import (
     ControlCancel,
     ControlRequestIn,
     ControlResponseIn,
+    Frame,
     decode_frame,
     decode_value,
     encode_line,
     is_unrecognized,
+    undecodable,
 )
 from ._exceptions import (
     CLIJSONDecodeError,
@@ -434,11 +436,7 @@ class Session:
                     if line is None:
                         await self._finish(None)
                         break
-                    try:
-                        self._dispatch(line, tg)
-                    except CLIJSONDecodeError as exc:
-                        # Keep reading: the next lines are still good.
-                        self._queue.append(_Raise(exc))
+                    self._dispatch(line, tg)
                     await self._maybe_eof()
             except TurnTimeoutError as exc:
                 self.transport.kill()
@@ -482,13 +480,17 @@ class Session:
         return best
 
     def _dispatch(self, line: bytes, tg: anyio.abc.TaskGroup) -> None:
+        frame: Frame | None
         try:
             frame = decode_frame(line, keep_unrecognized=self.keep_unrecognized)
-        except CLIJSONDecodeError:
+        except CLIJSONDecodeError as exc:
             if not line.lstrip().startswith(b"{"):
                 log.debug("claude_wrap: skipped a non-JSON stdout line: %r", line[:200])
                 return
-            raise
+            # One bad line does not end a healthy run: it is handed out in
+            # its place, and the lines after it are read as usual.
+            log.warning("claude_wrap: a stdout line could not be decoded: %s", exc.original_error)
+            frame = undecodable(exc)
         if frame is None:
             return
         # type() tests, not isinstance(): the latter is slow on msgspec structs.
