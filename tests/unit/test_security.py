@@ -182,7 +182,7 @@ hostile_values = st.sampled_from(
         "--",
         "-- --help",
     ]
-) | st.text(min_size=0, max_size=20).map(lambda s: "-" + s)
+) | st.text(st.characters(exclude_characters="\0"), min_size=0, max_size=20).map(lambda s: "-" + s)  # NUL: refused by name
 
 
 def _flag_names(argv: list[str]) -> list[str]:
