@@ -106,7 +106,7 @@ def test_sandbox_merges_into_settings(kind: str, tmp_path: Path) -> None:
     if kind == "file":
         (tmp_path / "settings.json").write_text("\ufeff" + json.dumps(base), encoding="utf-8")
         settings = "settings.json"  # read relative to cwd, with or without a BOM, as the binary reads it
-    argv = launch(settings=settings, sandbox={"enabled": True, "excludedCommands": ["git"]}, cwd=tmp_path).argv
+    argv = launch(settings=settings, sandbox={"enabled": True, "excludedCommands": ["git"]}, cwd=tmp_path).inlined()
     merged = json.loads(after(argv, "--settings"))
     assert merged["sandbox"] == {"enabled": True, "excludedCommands": ["git"]}
     assert merged.get("env") == (None if kind == "none" else {"A": "1"})
