@@ -343,8 +343,10 @@ class TaskUpdatedMessage(SystemMessage):
 @dataclass
 class MirrorErrorMessage(SystemMessage):
     """``system/mirror_error``: mirroring the transcript to the session store
-    failed (after retries). Made by the library, never by the binary; the
-    entries stay queued and the next flush tries them again.
+    failed (after retries, or it did not finish within
+    ``session_store_flush_timeout``); ``error`` says why and how many entries
+    wait. Made by the library, never by the binary; the entries stay queued
+    and the next flush tries them again.
 
     ``key`` is the transcript's ``SessionKey`` (``None`` if unknown).
     """

@@ -262,6 +262,13 @@ class ClaudeAgentOptions:
     session (only for sandboxes with no network)."""
     debug_file: Union[str, Path, None] = None
     """Write the binary's debug log to this file."""
+    session_store_flush_timeout: float = 5.0
+    """Seconds one flush to ``session_store`` may take, retries included: a
+    result waits at most this long for its transcript entries to reach the
+    store, and so does close (within ``shutdown_grace``). What is not in the
+    store by then stays queued for the next flush, and a
+    ``MirrorErrorMessage`` just before the result says how much. The local
+    transcript is complete either way."""
 
     # -- additions: time limits (seconds) -----------------------------------------
     control_timeout: float = 60.0
@@ -354,6 +361,7 @@ def _check_additions(options: ClaudeAgentOptions) -> None:
     for name in ("idle_timeout", "turn_timeout", "callback_timeout"):
         _number(name, getattr(options, name), minimum=0, inclusive=False, optional=True)
     _number("shutdown_grace", options.shutdown_grace, minimum=0, inclusive=True, optional=False)
+    _number("session_store_flush_timeout", options.session_store_flush_timeout, minimum=0, inclusive=False, optional=False)
     if not isinstance(options.auto_reconnect, int) or isinstance(options.auto_reconnect, bool) or options.auto_reconnect < 0:
         raise ValueError(
             f"ClaudeAgentOptions.auto_reconnect must be a whole number of restarts (0 or more), "

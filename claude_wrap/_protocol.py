@@ -156,6 +156,9 @@ class Session:
         structured output into a model instance); may raise a typed error."""
         self.before_close: list[Callable[[], Awaitable[None]]] = []
         """Awaited on close once the binary's output has ended (final flushes)."""
+        self.before_read: list[Callable[[], Awaitable[None]]] = []
+        """Awaited before each stdout line is read, outside the watchdog's
+        time (e.g. an eager mirror flush)."""
         self.user_fields: dict[str, Any] = {}
         """Fields set on every ``user`` frame written (e.g. ``client_composed``
         for verbatim prompts); they win over the frame's own."""
@@ -423,6 +426,8 @@ class Session:
                 while not self._ended:
                     if done() and not self._inflight:
                         break
+                    for hook in self.before_read:
+                        await hook()
                     with anyio.CancelScope() as scope:
                         self._read_scope = scope
                         line = await self._read_line()
