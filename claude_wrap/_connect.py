@@ -35,14 +35,6 @@ def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
     }
 
 
-def _transport_class(options: ClaudeAgentOptions) -> type[SubprocessTransport]:
-    if options.session_store is None:
-        return SubprocessTransport
-    from ._mirror import MirroringTransport
-
-    return MirroringTransport
-
-
 def _structured_output_filter(model: Any) -> Any:
     """Turn ``structured_output`` into an instance of the pydantic ``model``."""
     from pydantic import ValidationError
@@ -109,7 +101,7 @@ async def open_session(
         try:
             cli = find_binary(options.cli_path, prefer_path=options.prefer_path)
             launch = build_launch(options, os.fspath(cli))
-            sub = _transport_class(options)(
+            sub = SubprocessTransport(
                 launch.materialize(),
                 env=launch.env,
                 cwd=launch.cwd,

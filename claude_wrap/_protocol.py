@@ -43,10 +43,12 @@ from ._codec import (
     ControlCancel,
     ControlRequestIn,
     ControlResponseIn,
+    Frame,
     decode_frame,
     decode_value,
     encode_line,
     is_unrecognized,
+    undecodable,
 )
 from ._exceptions import (
     CLIJSONDecodeError,
@@ -174,6 +176,9 @@ class Session:
         structured output into a model instance); may raise a typed error."""
         self.before_close: list[Callable[[], Awaitable[None]]] = []
         """Awaited on close once the binary's output has ended (final flushes)."""
+        self.before_read: list[Callable[[], Awaitable[None]]] = []
+        """Awaited before each stdout line is read, outside the watchdog's
+        time (e.g. an eager mirror flush)."""
         self.user_fields: dict[str, Any] = {}
         """Fields set on every ``user`` frame written (e.g. ``client_composed``
         for verbatim prompts); they win over the frame's own."""
@@ -463,6 +468,8 @@ class Session:
                 while not self._ended:
                     if done() and not self._inflight:
                         break
+                    for hook in self.before_read:
+                        await hook()
                     with anyio.CancelScope() as scope:
                         self._read_scope = scope
                         line = await self._read_line()
@@ -476,11 +483,7 @@ class Session:
                     if line is None:
                         await self._finish(None)
                         break
-                    try:
-                        self._dispatch(line, tg)
-                    except CLIJSONDecodeError as exc:
-                        # Keep reading: the next lines are still good.
-                        self._queue.append(_Raise(exc))
+                    self._dispatch(line, tg)
                     await self._maybe_eof()
             except TurnTimeoutError as exc:
                 self.transport.kill()
@@ -544,13 +547,17 @@ class Session:
         return best
 
     def _dispatch(self, line: bytes, tg: anyio.abc.TaskGroup) -> None:
+        frame: Frame | None
         try:
             frame = decode_frame(line, keep_unrecognized=self.keep_unrecognized)
-        except CLIJSONDecodeError:
+        except CLIJSONDecodeError as exc:
             if not line.lstrip().startswith(b"{"):
                 log.debug("claude_wrap: skipped a non-JSON stdout line: %r", line[:200])
                 return
-            raise
+            # One bad line does not end a healthy run: it is handed out in
+            # its place, and the lines after it are read as usual.
+            log.warning("claude_wrap: a stdout line could not be decoded: %s", exc.original_error)
+            frame = undecodable(exc)
         if frame is None:
             return
         # type() tests, not isinstance(): the latter is slow on msgspec structs.
