@@ -54,3 +54,48 @@ def interrupt_once_running(proc: subprocess.Popen[str], marker: str) -> str:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def child_python_env(**extra: str) -> dict[str, str]:
+    """The environment for a Python child process that must import this
+    checkout's claude_wrap (not another copy installed in the interpreter)."""
+    import claude_wrap
+
+    root = str(Path(claude_wrap.__file__).resolve().parents[1])
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": root if not path else f"{root}{os.pathsep}{path}", **extra}
+
+
+def guards_of(host_pid: int) -> list[int]:
+    """The guard processes (``claude_wrap._reaper``) watching ``host_pid``."""
+    found = []
+    for pid in processes_where(cmdline_contains="_reaper.py"):
+        argv = _read(str(pid), "cmdline").split("\0")
+        if str(host_pid) in argv:
+            found.append(pid)
+    return found
+
+
+def environ_tag(pid: int, name: str = "CLAUDE_WRAP_RUN") -> bytes | None:
+    """``NAME=value`` from the environment of ``pid``, if it has it."""
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return None
+    prefix = name.encode() + b"="
+    return next((item for item in environ.split(b"\0") if item.startswith(prefix)), None)
+
+
+def carrying(tag: bytes) -> list[int]:
+    """Live processes (zombies left out) whose environment holds ``tag``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            environ = Path(f"/proc/{entry}/environ").read_bytes()
+        except OSError:
+            continue
+        if tag in environ.split(b"\0"):
+            found.append(int(entry))
+    return found
