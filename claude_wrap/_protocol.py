@@ -57,6 +57,7 @@ from ._exceptions import (
     TransportClosedError,
     TurnTimeoutError,
     error_result_text,
+    with_stderr,
 )
 from ._messages import AssistantMessage, Message, ResultMessage, StreamEvent, SystemMessage, UnknownMessage
 from ._run_end import DEFAULT_CEILING_MS, RunLedger
@@ -315,7 +316,7 @@ class Session:
             with anyio.fail_after(limit):
                 await self._drive(lambda: slot.done)
         except TimeoutError:
-            raise ControlTimeoutError(subtype, limit) from None
+            raise with_stderr(ControlTimeoutError(subtype, limit), self.transport.stderr_tail) from None
         finally:
             self._pending.pop(rid, None)
         if not slot.done:
@@ -438,12 +439,14 @@ class Session:
                         self._dispatch(line, tg)
                     except CLIJSONDecodeError as exc:
                         # Keep reading: the next lines are still good.
-                        self._queue.append(_Raise(exc))
+                        self._queue.append(_Raise(with_stderr(exc, self.transport.stderr_tail)))
                     await self._maybe_eof()
             except TurnTimeoutError as exc:
                 self.transport.kill()
                 await self._finish(exc)
-            except (LineTooLongError, TransportClosedError) as exc:
+            except LineTooLongError as exc:
+                await self._finish(with_stderr(exc, self.transport.stderr_tail))
+            except TransportClosedError as exc:
                 await self._finish(exc)
             except Exception as exc:  # noqa: BLE001 - a custom transport's read failed: the run ends with its error
                 await self._finish(exc)
