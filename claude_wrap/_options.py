@@ -279,7 +279,9 @@ class ClaudeAgentOptions:
     """Limit for each hook and ``can_use_tool`` call; expiry counts as a failure
     (a denial for permission decisions)."""
     shutdown_grace: float = 5.0
-    """Seconds to wait after closing stdin, and again after SIGTERM."""
+    """How long closing a run may take before SIGKILL: half of it for the
+    binary to exit after stdin closes, the rest after SIGTERM. A guard
+    process gives the binary the same time if this process dies."""
 
     # -- additions: recovery --------------------------------------------------------
     auto_reconnect: int = 0

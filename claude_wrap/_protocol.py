@@ -167,6 +167,7 @@ class Session:
         self._end_error: BaseException | None = None
         self._closed = False
         self._closing: anyio.Event | None = None
+        self._close_by: float | None = None  # when closing must be done (anyio clock)
         self._counter = 0
         self._prefix = secrets.token_hex(4)
         self._turns_open = 0
@@ -660,12 +661,15 @@ class Session:
     # -- shutdown -----------------------------------------------------------------------
 
     async def aclose(self) -> None:
-        """Stop the binary and release everything; bounded, idempotent.
+        """Stop the binary and release everything; idempotent, and done
+        within ``shutdown_grace`` (plus the moment a SIGKILL takes to reap).
 
         If a turn is still running we ask the binary to interrupt it first,
         so it stops promptly instead of finishing the turn after EOF. After
         EOF we keep answering its requests (``SessionEnd`` hooks run then)
-        until it exits or ``shutdown_grace`` runs out; the transport then escalates.
+        until it exits or half the grace has passed; the final flushes and
+        the transport's escalation (SIGTERM, then SIGKILL at the end of the
+        grace) share the rest.
         """
         if self._closed:
             return
@@ -675,10 +679,12 @@ class Session:
                 await self._closing.wait()
             return
         self._closing = anyio.Event()
+        deadline = self._close_by = anyio.current_time() + self.shutdown_grace
         with anyio.CancelScope(shield=True):
             try:
-                await self._drain_after_eof()
-                with anyio.move_on_after(self.shutdown_grace):
+                with anyio.move_on_at(deadline - self.shutdown_grace / 2):
+                    await self._drain_after_eof()
+                with anyio.move_on_at(deadline):
                     for hook in self.before_close:
                         await hook()
             except Exception:  # noqa: BLE001 - closing must finish; log and go on
@@ -686,7 +692,10 @@ class Session:
             finally:
                 self._closed = True
                 try:
-                    await self.transport.aclose()
+                    if isinstance(self.transport, SubprocessTransport):
+                        await self.transport.aclose(deadline=deadline)
+                    else:
+                        await self.transport.aclose()
                 finally:
                     try:
                         for callback in self.on_close:

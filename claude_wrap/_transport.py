@@ -12,9 +12,10 @@ it for the real binary (a transport written to the official package's
   with a bounded tail kept for error messages; each line goes to the
   callback if one is given, else to our own stderr (as if the child had
   inherited it, so its warnings reach the terminal);
-* shutdown escalates inside a shielded, time-bounded scope: close stdin →
-  grace → SIGTERM to the group → grace → SIGKILL to the group. A finalizer
-  kills the group if the owner is dropped without closing;
+* shutdown escalates inside a shielded scope bounded by one
+  ``shutdown_grace``: close stdin → wait → SIGTERM to the group → wait →
+  SIGKILL to the group. A finalizer kills the group if the owner is dropped
+  without closing;
 * a guard process (``_reaper``) does the same if this process dies.
 """
 
@@ -45,6 +46,9 @@ log = logging.getLogger("claude_wrap")
 _CHUNK = 256 * 1024
 _STDERR_TAIL_LINES = 80
 _STDERR_LINE_MAX = 4096
+# After SIGKILL, how long to wait for the exit to be reaped: normally a few
+# milliseconds; more only for a process stuck in the kernel.
+_REAP_LIMIT = 5.0
 _GUARD_EXIT_LIMIT = 2.0  # the guard exits as soon as it reads "release"
 
 
@@ -240,6 +244,7 @@ class SubprocessTransport(LineTransport):
         self._token = os.urandom(12).hex()
         self._tag = f"{RUN_TAG}={self._token}".encode()
         self._guard: _Guard | None = None
+        self._eof_sent = False
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -325,6 +330,7 @@ class SubprocessTransport(LineTransport):
         proc = self._proc()
         if proc.stdin is not None:
             async with self._write_lock:
+                self._eof_sent = True
                 try:
                     await proc.stdin.aclose()
                 except (anyio.BrokenResourceError, OSError):
@@ -515,12 +521,16 @@ class SubprocessTransport(LineTransport):
         if self._guard is not None:
             self._guard.forget()
 
-    async def aclose(self) -> None:
+    async def aclose(self, *, deadline: float | None = None) -> None:
         """Stop the child and everything it started; bounded, never raises.
 
-        Closing stdin first lets the binary flush its session file; SIGTERM
-        and then SIGKILL go to the whole process group, so tool commands and
-        MCP servers the binary started end with it.
+        Everything happens by ``deadline`` (``anyio.current_time()`` clock;
+        default: ``shutdown_grace`` from now), plus the moment a SIGKILL
+        takes to be reaped. Unless its input was closed already, the binary
+        first gets half of that time to exit after EOF (it saves its
+        session); then SIGTERM goes to the whole process group (the binary
+        stops its tools' commands), and at the deadline SIGKILL, so tool
+        commands and MCP servers the binary started end with it.
         """
         if self._closed:
             return
@@ -529,18 +539,20 @@ class SubprocessTransport(LineTransport):
             return
         proc = self._process
         with anyio.CancelScope(shield=True):
+            if deadline is None:
+                deadline = anyio.current_time() + self._grace
             try:
-                if proc.returncode is None:
-                    await self.send_eof()
-                    with anyio.move_on_after(self._grace):
+                if proc.returncode is None and not self._eof_sent:
+                    with anyio.move_on_at(deadline - (deadline - anyio.current_time()) / 2):
+                        await self.send_eof()  # may wait for a write in progress
                         await self.wait()
                 if proc.returncode is None:
                     self._signal_group(signal.SIGTERM)
-                    with anyio.move_on_after(self._grace):
+                    with anyio.move_on_at(deadline):
                         await self.wait()
                 if proc.returncode is None:
                     self._signal_group(signal.SIGKILL)
-                    with anyio.move_on_after(self._grace + 5):
+                    with anyio.move_on_after(_REAP_LIMIT):
                         await proc.wait()
                         self._reaped()
                 # Whatever the binary left in its group (background commands,
