@@ -146,10 +146,10 @@ echo "warning: cannot reach the settings server" >&2
 exec sleep 60
 """
 
-# Answers the handshake, says something on stderr, then writes a line
-# larger than the buffer limit.
+# Answers the handshake, says something on stderr, and a moment later
+# writes a line larger than the buffer limit.
 FLOODS_STDOUT = """\
-import json, sys
+import json, sys, time
 
 for line in sys.stdin:
     frame = json.loads(line)
@@ -160,6 +160,7 @@ for line in sys.stdin:
     elif frame.get("type") == "user":
         sys.stderr.write("debug: dumping the whole context\\n")
         sys.stderr.flush()
+        time.sleep(0.5)
         sys.stdout.write('{"type": "assistant", "pad": "' + "x" * 4096 + '"}\\n')
         sys.stdout.flush()
 """
