@@ -265,14 +265,16 @@ class ClaudeAgentOptions:
 
     # -- additions: time limits (seconds) -----------------------------------------
     control_timeout: float = 60.0
-    """How long one of our control requests may wait for its answer."""
+    """How long one of our control requests may wait for its answer (and,
+    before that, for the binary to take it in)."""
     initialize_timeout: float = 60.0
     """How long the ``initialize`` handshake may take (at least
     ``CLAUDE_CODE_STREAM_CLOSE_TIMEOUT`` milliseconds, when that is set)."""
     idle_timeout: Optional[float] = None
     """Fail a turn after this long with no output from the binary (time
-    spent in our own callbacks does not count); it also covers a background
-    agent the binary is still running after a result."""
+    spent in our own callbacks does not count), or when the binary does not
+    take in its prompt for this long; it also covers a background agent the
+    binary is still running after a result."""
     turn_timeout: Optional[float] = None
     """Fail a turn that runs longer than this."""
     callback_timeout: Optional[float] = None

@@ -1,5 +1,10 @@
 """A binary that stops reading (SIGSTOP: wedged, swapped out, stopped by a
-debugger): closing it takes one ``shutdown_grace``.
+debugger): writes to it end within the limits a read would, and closing it
+takes one ``shutdown_grace``.
+
+A write larger than the pipe buffer to a binary that does not read blocks
+until something gives; each test here would hang (the hang guard fails it)
+if writes had no deadline.
 """
 
 from __future__ import annotations
@@ -14,12 +19,102 @@ import pytest
 from _e2e import Options, bash
 from _procs import processes_where, wait_until
 
-from claude_wrap import query
+from claude_wrap import ClaudeSDKClient, ControlTimeoutError, TurnTimeoutError, query
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
+BIG = "x" * 2_000_000  # far more than a pipe buffer (64 KiB on Linux)
 HANG_GUARD = 60
+
+
+def _gone(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+async def test_a_prompt_a_stopped_binary_does_not_take_raises_turn_timeout(
+    make_options: Options,
+) -> None:
+    client = ClaudeSDKClient(make_options(idle_timeout=3, turn_timeout=5, control_timeout=5))
+    await client.connect()
+    try:
+        pid = client.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)
+        with anyio.fail_after(HANG_GUARD):
+            with pytest.raises(TurnTimeoutError) as info:
+                await client.query(BIG)
+        assert "idle_timeout" in str(info.value)  # the tightest limit: 3 s without taking input
+        wait_until(lambda: _gone(pid), limit=10, what="the binary was not killed")
+        assert client.exit_info is not None and client.exit_info.signal == "SIGKILL"
+    finally:
+        with anyio.fail_after(HANG_GUARD):
+            await client.disconnect()
+
+
+async def test_the_turn_timeout_bounds_a_prompt_when_it_is_the_tighter_limit(make_options: Options) -> None:
+    client = ClaudeSDKClient(make_options(turn_timeout=2))
+    await client.connect()
+    try:
+        assert client.pid is not None
+        os.kill(client.pid, signal.SIGSTOP)
+        with anyio.fail_after(HANG_GUARD):
+            with pytest.raises(TurnTimeoutError) as info:
+                await client.query(BIG)
+        assert "turn_timeout" in str(info.value)
+    finally:
+        with anyio.fail_after(HANG_GUARD):
+            await client.disconnect()
+
+
+async def test_a_control_request_a_stopped_binary_does_not_take_raises_control_timeout(
+    make_options: Options,
+) -> None:
+    client = ClaudeSDKClient(make_options(control_timeout=2))
+    await client.connect()
+    try:
+        pid = client.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)
+        with anyio.fail_after(HANG_GUARD):
+            with pytest.raises(ControlTimeoutError) as info:
+                await client.rename_session(BIG)
+        assert str(info.value).startswith("Control request timeout: rename_session")
+        assert info.value.subtype == "rename_session"
+        wait_until(lambda: _gone(pid), limit=10, what="the binary was not killed")
+    finally:
+        with anyio.fail_after(HANG_GUARD):
+            await client.disconnect()
+
+
+async def test_a_prompt_in_the_handshake_is_bounded_by_the_handshake(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    # query() writes its prompt right after initialize, before the answer:
+    # a binary that stops reading then fails the handshake, with no turn limit set.
+    scripted_model.add(Reply.text("never seen"))
+    stopped: list[int] = []
+
+    async def stop_it() -> None:
+        while not (pids := processes_where(cwd=workdir)):
+            await anyio.sleep(0.005)
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+
+    with anyio.fail_after(HANG_GUARD):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(stop_it)
+            with pytest.raises(ControlTimeoutError) as info:
+                async for _ in query(prompt=BIG, options=make_options(initialize_timeout=3)):
+                    pass
+    assert info.value.subtype == "initialize"
+    assert stopped
+    wait_until(lambda: all(_gone(pid) for pid in stopped), limit=10, what="the binary was not killed")
 
 
 @pytest.mark.parametrize("grace", [3.0])
