@@ -87,15 +87,23 @@ def environ_tag(pid: int, name: str = "CLAUDE_WRAP_RUN") -> bytes | None:
 
 
 def carrying(tag: bytes) -> list[int]:
-    """Live processes (zombies left out) whose environment holds ``tag``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        try:
-            environ = Path(f"/proc/{entry}/environ").read_bytes()
-        except OSError:
-            continue
-        if tag in environ.split(b"\0"):
-            found.append(int(entry))
-    return found
+    """Live processes (zombies left out: their environment reads empty) whose
+    environment holds ``tag``."""
+    from claude_wrap._reaper import tagged
+
+    return tagged(tag)
+
+
+HOST_DEATHS = ["SIGKILL", "SIGTERM", "group SIGTERM"]
+"""How a host dies: a signal to it, or SIGTERM to its process group (what
+``timeout``, shells, supervisors and container stops send)."""
+
+
+def kill_host(host: subprocess.Popen[str], how: str) -> None:
+    """Kill ``host`` (which leads a process group of its own) as ``how`` says,
+    and reap it."""
+    if how == "group SIGTERM":
+        os.killpg(host.pid, signal.SIGTERM)
+    else:
+        host.send_signal(getattr(signal, how))
+    host.wait(timeout=30)

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
-from _procs import carrying, child_python_env, environ_tag, guards_of, processes_where, wait_until
+from _procs import carrying, child_python_env, environ_tag, guards_of, kill_host, processes_where, wait_until
 
 from claude_wrap.testing import Reply, ScriptedModel
 
@@ -81,11 +80,7 @@ def test_nothing_the_run_started_outlives_a_host_that_dies(
         assert processes_where(cmdline_contains=marker + "-bg")
         assert len(carrying(tag)) >= 3  # the binary, the background child, the foreground command
         assert guards_of(host.pid)
-        if how == "group SIGTERM":
-            os.killpg(host.pid, signal.SIGTERM)
-        else:
-            host.send_signal(getattr(signal, how))
-        host.wait(timeout=30)
+        kill_host(host, how)
         wait_until(lambda: not carrying(tag), limit=LEFTOVER_BOUND, what="a process of the run outlived the host")
         wait_until(lambda: not guards_of(host.pid), limit=LEFTOVER_BOUND, what="the guard did not exit")
         assert processes_where(cmdline_contains=marker) == []

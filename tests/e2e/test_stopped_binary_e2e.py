@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import anyio
@@ -36,19 +37,41 @@ def _gone(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
 
 
-async def test_a_prompt_a_stopped_binary_does_not_take_raises_turn_timeout(
+async def _prompt(client: ClaudeSDKClient) -> None:
+    await client.query(BIG)
+
+
+async def _control_request(client: ClaudeSDKClient) -> None:
+    await client.rename_session(BIG)
+
+
+@pytest.mark.parametrize(
+    ("limits", "write", "error", "says"),
+    [
+        # The tightest limit wins: 3 s without taking input.
+        ({"idle_timeout": 3, "turn_timeout": 5, "control_timeout": 5}, _prompt, TurnTimeoutError, "(idle_timeout)"),
+        ({"turn_timeout": 2}, _prompt, TurnTimeoutError, "(turn_timeout)"),
+        ({"control_timeout": 2}, _control_request, ControlTimeoutError, "Control request timeout: rename_session"),
+    ],
+    ids=["prompt-idle", "prompt-turn", "control-request"],
+)
+async def test_a_write_a_stopped_binary_does_not_take_times_out_and_kills_it(
+    limits: dict[str, float],
+    write: Callable[[ClaudeSDKClient], Awaitable[None]],
+    error: type[Exception],
+    says: str,
     make_options: Options,
 ) -> None:
-    client = ClaudeSDKClient(make_options(idle_timeout=3, turn_timeout=5, control_timeout=5))
+    client = ClaudeSDKClient(make_options(**limits))
     await client.connect()
     try:
         pid = client.pid
         assert pid is not None
         os.kill(pid, signal.SIGSTOP)
         with anyio.fail_after(HANG_GUARD):
-            with pytest.raises(TurnTimeoutError) as info:
-                await client.query(BIG)
-        assert "idle_timeout" in str(info.value)  # the tightest limit: 3 s without taking input
+            with pytest.raises(error) as info:
+                await write(client)
+        assert says in str(info.value)
         wait_until(lambda: _gone(pid), limit=10, what="the binary was not killed")
         assert client.exit_info is not None and client.exit_info.signal == "SIGKILL"
     finally:
@@ -56,43 +79,8 @@ async def test_a_prompt_a_stopped_binary_does_not_take_raises_turn_timeout(
             await client.disconnect()
 
 
-async def test_the_turn_timeout_bounds_a_prompt_when_it_is_the_tighter_limit(make_options: Options) -> None:
-    client = ClaudeSDKClient(make_options(turn_timeout=2))
-    await client.connect()
-    try:
-        assert client.pid is not None
-        os.kill(client.pid, signal.SIGSTOP)
-        with anyio.fail_after(HANG_GUARD):
-            with pytest.raises(TurnTimeoutError) as info:
-                await client.query(BIG)
-        assert "turn_timeout" in str(info.value)
-    finally:
-        with anyio.fail_after(HANG_GUARD):
-            await client.disconnect()
-
-
-async def test_a_control_request_a_stopped_binary_does_not_take_raises_control_timeout(
-    make_options: Options,
-) -> None:
-    client = ClaudeSDKClient(make_options(control_timeout=2))
-    await client.connect()
-    try:
-        pid = client.pid
-        assert pid is not None
-        os.kill(pid, signal.SIGSTOP)
-        with anyio.fail_after(HANG_GUARD):
-            with pytest.raises(ControlTimeoutError) as info:
-                await client.rename_session(BIG)
-        assert str(info.value).startswith("Control request timeout: rename_session")
-        assert info.value.subtype == "rename_session"
-        wait_until(lambda: _gone(pid), limit=10, what="the binary was not killed")
-    finally:
-        with anyio.fail_after(HANG_GUARD):
-            await client.disconnect()
-
-
 async def test_a_prompt_in_the_handshake_is_bounded_by_the_handshake(
-    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path, cli_path: str
 ) -> None:
     # query() writes its prompt right after initialize, before the answer:
     # a binary that stops reading then fails the handshake, with no turn limit set.
@@ -100,7 +88,9 @@ async def test_a_prompt_in_the_handshake_is_bounded_by_the_handshake(
     stopped: list[int] = []
 
     async def stop_it() -> None:
-        while not (pids := processes_where(cwd=workdir)):
+        # The binary's own command line: between fork and exec the child is
+        # still this Python, and stopping that would stop the spawn itself.
+        while not (pids := processes_where(cwd=workdir, cmdline_contains=cli_path)):
             await anyio.sleep(0.005)
         for pid in pids:
             os.kill(pid, signal.SIGSTOP)
@@ -119,7 +109,7 @@ async def test_a_prompt_in_the_handshake_is_bounded_by_the_handshake(
 
 @pytest.mark.parametrize("grace", [3.0])
 async def test_closing_a_stopped_binary_takes_one_grace(
-    grace: float, scripted_model: ScriptedModel, make_options: Options, workdir: Path
+    grace: float, scripted_model: ScriptedModel, make_options: Options, workdir: Path, cli_path: str
 ) -> None:
     # Mid-turn, with a tool running; the stopped binary answers neither the
     # interrupt, nor EOF, nor SIGTERM. Closing used to take three graces
@@ -137,9 +127,8 @@ async def test_closing_a_stopped_binary_takes_one_grace(
                     nonlocal elapsed
                     while not processes_where(cmdline_contains=marker):
                         await anyio.sleep(0.02)
-                    for pid in processes_where(cwd=workdir):
-                        if "claude" in Path(f"/proc/{pid}/cmdline").read_text():
-                            os.kill(pid, signal.SIGSTOP)
+                    for pid in processes_where(cwd=workdir, cmdline_contains=cli_path):
+                        os.kill(pid, signal.SIGSTOP)
                     elapsed = time.monotonic()
                     scope.cancel()
 

@@ -12,7 +12,6 @@ tests/e2e/test_host_death_e2e.py.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import textwrap
@@ -20,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _procs import child_python_env, guards_of, wait_until
+from _procs import HOST_DEATHS, child_python_env, guards_of, kill_host, wait_until
 
 from claude_wrap import SubprocessTransport
 from claude_wrap._reaper import RUN_TAG, stop_run, watch
@@ -86,17 +85,13 @@ def start_host(
 
 
 @pytest.mark.parametrize("backend", ["asyncio", "trio"])
-@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM", "group SIGTERM"])
+@pytest.mark.parametrize("how", HOST_DEATHS)
 def test_a_host_that_dies_takes_the_binary_and_its_detached_commands_along(
     how: str, backend: str, host: list[subprocess.Popen[str]], tmp_path: Path
 ) -> None:
     proc, binary, grandchild = start_host(host, tmp_path, backend, ["pid", "detached", "sleep:120"])
     assert guards_of(proc.pid)
-    if how == "group SIGTERM":
-        os.killpg(proc.pid, signal.SIGTERM)
-    else:
-        proc.send_signal(getattr(signal, how))
-    proc.wait(timeout=30)
+    kill_host(proc, how)
     wait_until(lambda: not alive(binary) and not alive(grandchild), what="the binary or its command outlived the host")
     wait_until(lambda: not guards_of(proc.pid), what="the guard did not exit")
 
