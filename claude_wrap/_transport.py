@@ -113,10 +113,13 @@ def _to_own_stderr(line: str) -> None:
         pass
 
 
-def _abandon(pid: int, tag: bytes, guard: _Guard | None) -> None:
+def _abandon(owner: int, pid: int, tag: bytes, guard: _Guard | None) -> None:
     """Last resort for a transport dropped without being closed (synchronous,
     from its finalizer): SIGKILL the binary's process group and every process
-    that carries the run's tag, then let the guard go."""
+    that carries the run's tag, then let the guard go. Not in a ``fork()``-ed
+    copy of the owner, which would stop the owner's run as it exits."""
+    if os.getpid() != owner:
+        return
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, OSError):
@@ -289,7 +292,7 @@ class SubprocessTransport(LineTransport):
         if self._own_group:
             if self._guard is not None:
                 self._guard.watch(pid)
-            self._finalizer = weakref.finalize(self, _abandon, pid, self._tag, self._guard)
+            self._finalizer = weakref.finalize(self, _abandon, os.getpid(), pid, self._tag, self._guard)
 
     @property
     def pid(self) -> int | None:

@@ -172,3 +172,39 @@ async def test_spawning_needs_no_guard_where_none_can_run(monkeypatch: pytest.Mo
     finally:
         await t.aclose()
     assert t.returncode == 0
+
+
+FORKING_HOST = """
+import os, sys, anyio
+from claude_wrap import SubprocessTransport
+
+async def main():
+    t = SubprocessTransport([sys.executable, {fake!r}, "pid", "sleep:120"], shutdown_grace=1)
+    await t.start()
+    print((await t.receive()).decode(), flush=True)
+    child = os.fork()
+    if child == 0:
+        sys.exit(0)  # a fork()-ed copy exits the normal way: finalizers run
+    os.waitpid(child, 0)
+    print("forked copy exited", flush=True)
+    await anyio.sleep(120)
+
+anyio.run(main)
+"""
+
+
+def test_a_forked_copy_of_the_host_leaves_the_run_alone(host: list[subprocess.Popen[str]], tmp_path: Path) -> None:
+    # Neither its finalizers nor its exit may stop the binary or let the guard go.
+    script = tmp_path / "host.py"
+    script.write_text(textwrap.dedent(FORKING_HOST.format(fake=FAKE)))
+    proc = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=child_python_env(), start_new_session=True
+    )
+    host.append(proc)
+    assert proc.stdout is not None
+    binary = int(proc.stdout.readline().split()[1])
+    assert proc.stdout.readline().strip() == "forked copy exited"
+    assert alive(binary)
+    assert guards_of(proc.pid)
+    kill_host(proc, "SIGKILL")
+    wait_until(lambda: not alive(binary), what="the guard let the binary outlive the host")
