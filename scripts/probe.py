@@ -360,6 +360,9 @@ def run_case(case: Case, backend: str, base: Path) -> Row:
             else:
                 row = _wait_for_host(case, host)
             row.left = len(carrying(tag))
+            settle = time.monotonic() + 5  # a guard that did its work exits a moment later
+            while guards_of(host.pid) and time.monotonic() < settle:
+                time.sleep(0.05)
             row.guards = len(guards_of(host.pid))
             return row
         finally:
