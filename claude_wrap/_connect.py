@@ -149,12 +149,13 @@ async def open_session(
         attach_mirror(session, options, launch.env if launch is not None else dict(options.env))
     try:
         fields = initialize_request(initialize_base, plane)
-        rid = await session.start_request("initialize", fields)
+        timeout = _initialize_timeout(options)
+        rid = await session.start_request("initialize", fields, timeout)
         if first_message is not None:
-            await session.send_user(first_message)
+            await session.send_user(first_message, part_of=("initialize", timeout))
         # A binary that fails here (resuming an unknown session, say) writes
         # an error result and exits: that is a ResultError.
-        session.server_info = await session.finish_request(rid, "initialize", _initialize_timeout(options))
+        session.server_info = await session.finish_request(rid, "initialize", timeout)
         check_hooks_registered(options, session.server_info)
     except BaseException:
         await session.aclose()

@@ -269,14 +269,16 @@ class ClaudeAgentOptions:
 
     # -- additions: time limits (seconds) -----------------------------------------
     control_timeout: float = 60.0
-    """How long one of our control requests may wait for its answer."""
+    """How long one of our control requests may wait for its answer (and,
+    before that, for the binary to take it in)."""
     initialize_timeout: float = 60.0
     """How long the ``initialize`` handshake may take (at least
     ``CLAUDE_CODE_STREAM_CLOSE_TIMEOUT`` milliseconds, when that is set)."""
     idle_timeout: Optional[float] = None
     """Fail a turn after this long with no output from the binary (time
     spent in our own callbacks does not count, nor time the event loop spent
-    elsewhere while output waited); it also covers a background agent the
+    elsewhere while output waited), or when the binary does not take in its
+    prompt for this long; it also covers a background agent the
     binary is still running after a result."""
     turn_timeout: Optional[float] = None
     """Fail a turn that runs longer than this."""
@@ -288,7 +290,9 @@ class ClaudeAgentOptions:
     hook: its matcher's ``on_failure``), and a tool call is an error result
     for the model. A plain function's worker thread is abandoned, not stopped."""
     shutdown_grace: float = 5.0
-    """Seconds to wait after closing stdin, and again after SIGTERM."""
+    """How long closing a run may take before SIGKILL: half of it for the
+    binary to exit after stdin closes, the rest after SIGTERM. A guard
+    process gives the binary the same time if this process dies."""
 
     # -- additions: recovery --------------------------------------------------------
     auto_reconnect: int = 0

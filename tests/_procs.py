@@ -54,3 +54,56 @@ def interrupt_once_running(proc: subprocess.Popen[str], marker: str) -> str:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def child_python_env(**extra: str) -> dict[str, str]:
+    """The environment for a Python child process that must import this
+    checkout's claude_wrap (not another copy installed in the interpreter)."""
+    import claude_wrap
+
+    root = str(Path(claude_wrap.__file__).resolve().parents[1])
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": root if not path else f"{root}{os.pathsep}{path}", **extra}
+
+
+def guards_of(host_pid: int) -> list[int]:
+    """The guard processes (``claude_wrap._reaper``) watching ``host_pid``."""
+    found = []
+    for pid in processes_where(cmdline_contains="_reaper.py"):
+        argv = _read(str(pid), "cmdline").split("\0")
+        if str(host_pid) in argv:
+            found.append(pid)
+    return found
+
+
+def environ_tag(pid: int, name: str = "CLAUDE_WRAP_RUN") -> bytes | None:
+    """``NAME=value`` from the environment of ``pid``, if it has it."""
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return None
+    prefix = name.encode() + b"="
+    return next((item for item in environ.split(b"\0") if item.startswith(prefix)), None)
+
+
+def carrying(tag: bytes) -> list[int]:
+    """Live processes (zombies left out: their environment reads empty) whose
+    environment holds ``tag``."""
+    from claude_wrap._reaper import tagged
+
+    return tagged(tag)
+
+
+HOST_DEATHS = ["SIGKILL", "SIGTERM", "group SIGTERM"]
+"""How a host dies: a signal to it, or SIGTERM to its process group (what
+``timeout``, shells, supervisors and container stops send)."""
+
+
+def kill_host(host: subprocess.Popen[str], how: str) -> None:
+    """Kill ``host`` (which leads a process group of its own) as ``how`` says,
+    and reap it."""
+    if how == "group SIGTERM":
+        os.killpg(host.pid, signal.SIGTERM)
+    else:
+        host.send_signal(getattr(signal, how))
+    host.wait(timeout=30)

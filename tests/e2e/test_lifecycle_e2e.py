@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _procs import interrupt_once_running, processes_where, wait_until
+from _procs import child_python_env, guards_of, interrupt_once_running, processes_where, wait_until
 
 from claude_wrap.testing import Reply, ScriptedModel
 
@@ -26,9 +26,6 @@ options = ClaudeAgentOptions(env=config["env"], cwd=config["cwd"], setting_sourc
 """
 
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
 def _run_script(tmp_path: Path, body: str, config: dict[str, Any]) -> subprocess.Popen[str]:
     import json
 
@@ -39,7 +36,7 @@ def _run_script(tmp_path: Path, body: str, config: dict[str, Any]) -> subprocess
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},  # this checkout's claude_wrap, not another installed copy
+        env=child_python_env(),
     )
 
 
@@ -92,6 +89,7 @@ def test_interpreter_exit_with_an_open_client_leaves_no_process(
     pid = int(stdout.split()[0])
     wait_until(lambda: not os.path.exists(f"/proc/{pid}") or "Z" in _state(pid), limit=10)
     assert processes_where(cwd=workdir) == []
+    wait_until(lambda: not guards_of(proc.pid), limit=10, what="the guard outlived its host")
 
 
 def _state(pid: int) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _procs import interrupt_once_running, processes_where
+from _procs import child_python_env, interrupt_once_running, processes_where
 
 from claude_wrap import (
     AssistantMessage,
@@ -160,7 +160,11 @@ def test_ctrl_c_leaves_no_process(kind: str, scripted_model: ScriptedModel, tmp_
     script.write_text(textwrap.dedent(SCRIPT))
     config = {"env": scripted_model.env(tmp_path / "home"), "cwd": str(workdir), "kind": kind}
     proc = subprocess.Popen(
-        [sys.executable, str(script), json.dumps(config)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, str(script), json.dumps(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_python_env(),
     )
     stderr = interrupt_once_running(proc, marker)
     assert "KeyboardInterrupt" in stderr
