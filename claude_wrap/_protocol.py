@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections import deque
-from collections.abc import AsyncIterable, Awaitable, Callable
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterator
 from typing import Any, NamedTuple, cast
 
 import anyio
@@ -239,14 +239,29 @@ class Session:
         """Write ``line``. A binary that does not take it in within ``limit``
         (stopped, wedged: its input pipe stays full) ends the session as a
         read timeout does: it is killed, and the limit's error is raised here
-        and kept for whoever reads next."""
+        and kept for whoever reads next.
+
+        A write cut off half way cannot be resumed, so the deadline is kept
+        by a watchdog beside it that cancels it only once the binary had the
+        whole time: time the event loop spent elsewhere (while the binary
+        may have emptied the pipe) is given back, as the reader does."""
         if limit is None:
             await self.transport.send(line)
             return
         seconds, error = limit
-        with anyio.move_on_after(seconds) as scope:
-            await self.transport.send(line)
-        if scope.cancelled_caught:
+        sent = False
+        failed: Exception | None = None
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_cancel_when_due, anyio.current_time() + seconds, tg.cancel_scope)
+            try:
+                await self.transport.send(line)
+                sent = True
+            except Exception as exc:  # noqa: BLE001 - raised below, not wrapped by the task group
+                failed = exc
+            tg.cancel_scope.cancel()
+        if failed is not None:
+            raise failed
+        if not sent:
             failure = error()
             await self._kill(failure)
             raise failure
@@ -580,14 +595,10 @@ class Session:
         output waited in the pipe? Output that is waiting arrives within a
         short look; the time the loop woke up late is given back in full,
         as often as the loop is late again."""
-        while True:
-            now = anyio.current_time()
-            grace = max(_LAST_LOOK, now - deadline)
-            deadline = now + grace
-            with anyio.move_on_after(grace):
+        for until in _second_chances(deadline):
+            with anyio.move_on_at(until):
                 return await self.transport.receive()
-            if anyio.current_time() - deadline <= _LAST_LOOK:
-                return _SILENT  # woken on time, and nothing came
+        return _SILENT  # woken on time, and nothing came
 
     def _watchdog_limit(self) -> _Limit | None:
         """The tightest deadline for the next line while the binary owes us
@@ -890,6 +901,27 @@ class Session:
                 await self._drive(lambda: False)  # until stdout ends
             except ClaudeSDKError:
                 pass  # the transport is gone already; closing it is all that is left
+
+
+def _second_chances(deadline: float) -> Iterator[float]:
+    """The deadlines of the looks a watchdog takes once ``deadline`` passed,
+    before it blames the binary: each gives back the time the event loop
+    woke up late (``_LAST_LOOK`` at least), until one ends on time."""
+    while True:
+        now = anyio.current_time()
+        deadline = now + max(_LAST_LOOK, now - deadline)
+        yield deadline
+        if anyio.current_time() - deadline <= _LAST_LOOK:
+            return
+
+
+async def _cancel_when_due(deadline: float, scope: anyio.CancelScope) -> None:
+    """Cancel ``scope`` once ``deadline`` has passed with the event loop
+    awake (see ``_second_chances``)."""
+    await anyio.sleep_until(deadline)
+    for until in _second_chances(deadline):
+        await anyio.sleep_until(until)
+    scope.cancel()
 
 
 def _tighter(limit: WriteLimit | None, other: WriteLimit) -> WriteLimit:
