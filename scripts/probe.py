@@ -48,7 +48,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 import uuid
 from collections.abc import Callable
@@ -59,7 +58,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's claude_wrap, here and (PYTHONPATH) in the hosts
 
-from _procs import carrying, child_python_env, guards_of, kill_host, processes_where  # noqa: E402
+from _procs import carrying, guards_of, kill_host, processes_where, start_python  # noqa: E402
 
 MARKER = "CLAUDE_WRAP_PROBE"
 CASE_LIMIT = 240.0  # a case still running after this long is reported as hung
@@ -344,16 +343,7 @@ def run_case(case: Case, backend: str, base: Path) -> Row:
             "env": {**model.env(work / "home"), MARKER: token},
             "env2": {**model2.env(work / "home2"), MARKER: token},
         }
-        script = work / "host.py"
-        script.write_text(textwrap.dedent(HOST))
-        host = subprocess.Popen(
-            [sys.executable, str(script), json.dumps(config)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=child_python_env(),
-            start_new_session=True,
-        )
+        host = start_python(work / "host.py", HOST, config, start_new_session=True)
         try:
             if case.host_signal is not None:
                 row = _kill_host(case, host, marker, tag)

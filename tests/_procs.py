@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
+import sys
+import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def _read(pid: str, name: str) -> str:
@@ -64,6 +68,17 @@ def child_python_env(**extra: str) -> dict[str, str]:
     root = str(Path(claude_wrap.__file__).resolve().parents[1])
     path = os.environ.get("PYTHONPATH")
     return {**os.environ, "PYTHONPATH": root if not path else f"{root}{os.pathsep}{path}", **extra}
+
+
+def start_python(script: Path, source: str, config: object = None, **popen: Any) -> subprocess.Popen[str]:
+    """Write ``source`` (dedented) to ``script`` and run it in a Python child
+    that imports this checkout's claude_wrap, with ``config`` as JSON in
+    ``sys.argv[1]`` unless it is ``None``. stdout and stderr are text pipes
+    unless ``popen`` says otherwise."""
+    script.write_text(textwrap.dedent(source))
+    argv = [sys.executable, str(script)] + ([] if config is None else [json.dumps(config)])
+    options: dict[str, Any] = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True, **popen}
+    return subprocess.Popen(argv, env=child_python_env(), **options)
 
 
 def guards_of(host_pid: int) -> list[int]:

@@ -11,15 +11,12 @@ environment tag survives, the guard included.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
-from _procs import carrying, child_python_env, environ_tag, guards_of, kill_host, processes_where, wait_until
+from _procs import carrying, environ_tag, guards_of, kill_host, processes_where, start_python, wait_until
 
 from claude_wrap.testing import Reply, ScriptedModel
 
@@ -62,12 +59,11 @@ def test_nothing_the_run_started_outlives_a_host_that_dies(
     marker = f"claude-wrap-host-death-{os.getpid()}-{backend}-{api}"
     command = f"({_sleeper(marker + '-bg')} >/dev/null 2>&1 &); {_sleeper(marker + '-fg')}"
     scripted_model.add(Reply.tool_use("Bash", {"command": command, "description": "wait"}), Reply.text("done"))
-    script = tmp_path / "host.py"
-    script.write_text(textwrap.dedent(HOST))
     config = {"env": scripted_model.env(tmp_path / "home"), "cwd": str(workdir), "backend": backend, "api": api}
-    host = subprocess.Popen(
-        [sys.executable, str(script), json.dumps(config)],
-        env=child_python_env(),
+    host = start_python(
+        tmp_path / "host.py",
+        HOST,
+        config,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,  # its own group, so the test can signal that group

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _procs import child_python_env, guards_of, interrupt_once_running, processes_where, wait_until
+from _procs import guards_of, interrupt_once_running, processes_where, start_python, wait_until
 
 from claude_wrap.testing import Reply, ScriptedModel
 
@@ -27,18 +26,7 @@ options = ClaudeAgentOptions(env=config["env"], cwd=config["cwd"], setting_sourc
 
 
 def _run_script(tmp_path: Path, body: str, config: dict[str, Any]) -> subprocess.Popen[str]:
-    import json
-
-    script = tmp_path / "owner.py"
-    script.write_text(SCRIPT_HEAD + textwrap.dedent(body))
-    return subprocess.Popen(
-        [sys.executable, str(script), json.dumps(config)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=child_python_env(),
-    )
-
+    return start_python(tmp_path / "owner.py", SCRIPT_HEAD + textwrap.dedent(body), config)
 
 
 @pytest.mark.parametrize("backend", ["asyncio", "trio"])

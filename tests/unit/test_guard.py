@@ -14,12 +14,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _procs import HOST_DEATHS, child_python_env, guards_of, kill_host, wait_until
+from _procs import HOST_DEATHS, guards_of, kill_host, start_python, wait_until
 
 from claude_wrap import SubprocessTransport
 from claude_wrap._reaper import RUN_TAG, stop_run, watch
@@ -67,15 +66,8 @@ def start_host(
 ) -> tuple[subprocess.Popen[str], int, int]:
     """A host in a session of its own (so its group can be signalled);
     returns it, the fake binary's pid and the detached grandchild's."""
-    script = tmp_path / "host.py"
-    script.write_text(textwrap.dedent(HOST.format(fake=FAKE, steps=steps, grace=grace, backend=backend)))
-    proc = subprocess.Popen(
-        [sys.executable, str(script)],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=child_python_env(),
-        start_new_session=True,
-    )
+    source = HOST.format(fake=FAKE, steps=steps, grace=grace, backend=backend)
+    proc = start_python(tmp_path / "host.py", source, stderr=None, start_new_session=True)
     started.append(proc)
     assert proc.stdout is not None
     binary = int(proc.stdout.readline().split()[1])
@@ -195,11 +187,7 @@ anyio.run(main)
 
 def test_a_forked_copy_of_the_host_leaves_the_run_alone(host: list[subprocess.Popen[str]], tmp_path: Path) -> None:
     # Neither its finalizers nor its exit may stop the binary or let the guard go.
-    script = tmp_path / "host.py"
-    script.write_text(textwrap.dedent(FORKING_HOST.format(fake=FAKE)))
-    proc = subprocess.Popen(
-        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=child_python_env(), start_new_session=True
-    )
+    proc = start_python(tmp_path / "host.py", FORKING_HOST.format(fake=FAKE), stderr=None, start_new_session=True)
     host.append(proc)
     assert proc.stdout is not None
     binary = int(proc.stdout.readline().split()[1])
