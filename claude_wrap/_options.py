@@ -275,10 +275,10 @@ class ClaudeAgentOptions:
     """How long the ``initialize`` handshake may take (at least
     ``CLAUDE_CODE_STREAM_CLOSE_TIMEOUT`` milliseconds, when that is set)."""
     idle_timeout: Optional[float] = None
-    """Fail a turn after this long with no output from the binary (time
-    spent in our own callbacks does not count, nor time the event loop spent
-    elsewhere while output waited), or when the binary does not take in its
-    prompt for this long; it also covers a background agent the
+    """Fail a turn after this long with no output from the binary, or when
+    the binary does not take in its prompt for this long (time spent in our
+    own callbacks does not count, nor time the event loop spent elsewhere
+    while output or the pipe waited); it also covers a background agent the
     binary is still running after a result."""
     turn_timeout: Optional[float] = None
     """Fail a turn that runs longer than this."""
