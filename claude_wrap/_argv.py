@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import tempfile
 import warnings
@@ -22,6 +21,7 @@ from typing import Any
 from ._exceptions import CLIConnectionError
 from ._mcp_types import wire_config
 from ._options import ClaudeAgentOptions, OptionsWarning, check_launch
+from ._redact import redact_argv, redact_env, redact_json
 from ._run_end import STATE_ENV
 
 __all__ = ["AGENT_SDK_VERSION", "HEAD_ARGS", "TAIL_ARGS", "Explanation", "Launch", "build_launch", "explain"]
@@ -43,37 +43,6 @@ _TRACE_ENV = frozenset({"TRACEPARENT", "TRACESTATE"})
 
 # Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN); stay well below.
 _ARG_LIMIT = 96 * 1024
-
-_SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|AUTH|HEADER)", re.IGNORECASE)
-# "scheme://user:password@host": the password part of a URL (proxies, databases).
-_URL_PASSWORD = re.compile(r"(://[^/@\s:]*):[^/@\s]*@")
-_REDACTED = "<redacted>"
-
-
-def _has_secret(value: Any) -> bool:
-    """True if a JSON value holds a non-empty value under a secret-looking key
-    (an MCP server's ``env`` token, ``headers``, a settings ``env`` key ...)."""
-    if isinstance(value, dict):
-        return any(
-            (bool(v) and _SECRET_NAME.search(str(k)) is not None) or _has_secret(v) for k, v in value.items()
-        )
-    if isinstance(value, list):
-        return any(_has_secret(v) for v in value)
-    return isinstance(value, str) and _URL_PASSWORD.search(value) is not None
-
-
-def _redact_value(value: Any, *, everything: bool = False) -> Any:
-    """A copy of a JSON value with secrets replaced by ``<redacted>``."""
-    if isinstance(value, dict):
-        return {
-            k: _redact_value(v, everything=everything or _SECRET_NAME.search(str(k)) is not None)
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [_redact_value(v, everything=everything) for v in value]
-    if isinstance(value, str):
-        return _REDACTED if everything and value else _URL_PASSWORD.sub(rf"\1:{_REDACTED}@", value)
-    return _REDACTED if everything and value is not None else value
 
 
 @dataclass
@@ -104,6 +73,11 @@ class Launch:
                 fh.write(content)
             paths[placeholder] = path
         return [paths.get(a, a) for a in self.argv]
+
+    def inlined(self) -> list[str]:
+        """The argv with each file's content in its place: what the binary
+        reads, as the official package passes it."""
+        return [self.files.get(a, a) for a in self.argv]
 
     def cleanup(self) -> None:
         """Remove the temp files, if any were written."""
@@ -158,15 +132,19 @@ class _Builder:
         else:
             _flag_value(self.argv, name, value)
 
-    def long_value(self, flag: str, file_flag: str, value: str, *, private: bool = False) -> None:
-        # ``private``: the value holds secrets, which must not show in the
-        # world-readable /proc/<pid>/cmdline; a 0600 file keeps them private.
-        if private or len(value.encode("utf-8")) > _ARG_LIMIT:
-            placeholder = f"@claude-wrap-file-{len(self.files)}"
-            self.files[placeholder] = value
-            self.argv.extend([file_flag, placeholder])
+    def long_value(self, flag: str, file_flag: str, value: str) -> None:
+        if len(value.encode("utf-8")) > _ARG_LIMIT:
+            self.private(file_flag, value)
         else:
             _flag_value(self.argv, flag, value)
+
+    def private(self, file_flag: str, value: str) -> None:
+        """Pass ``value`` as a private file (0600) named after ``file_flag``:
+        never in the command line, which every local user can read in
+        /proc/<pid>/cmdline."""
+        placeholder = f"@claude-wrap-file-{len(self.files)}"
+        self.files[placeholder] = value
+        self.argv.extend([file_flag, placeholder])
 
 
 def _prompt_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
@@ -226,8 +204,9 @@ def _mcp_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
     if not servers:
         return
     if isinstance(servers, dict):
-        wire = wire_config(servers)
-        b.long_value("--mcp-config", "--mcp-config", json.dumps(wire), private=_has_secret(wire))
+        # Whatever its keys are called, a config can hold a secret (a token
+        # in a server's args, in a URL's query): it always goes in a file.
+        b.private("--mcp-config", json.dumps(wire_config(servers)))
     else:
         b.flag("--mcp-config", str(servers))
 
@@ -247,16 +226,18 @@ def _thinking_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
 
 
 def _settings_value(options: ClaudeAgentOptions, cwd: str | None) -> tuple[str, bool] | None:
-    """The ``--settings`` value and whether it holds secrets; ``sandbox`` is
-    merged in as the settings' ``sandbox`` key, a settings file being read
-    as the binary reads it (relative to ``cwd``, with or without a BOM)."""
+    """The ``--settings`` value and whether it is JSON (rather than a file
+    path); ``sandbox`` is merged in as the settings' ``sandbox`` key, a
+    settings file being read as the binary reads it (relative to ``cwd``,
+    with or without a BOM)."""
     settings = options.settings
     if options.sandbox is None:
         if not settings:
             return None
         if isinstance(settings, str):
-            return settings, False
-        return json.dumps(settings), _has_secret(settings)
+            text = settings.strip()
+            return settings, text.startswith("{") and text.endswith("}")
+        return json.dumps(settings), True
     merged: Any = {}
     try:
         if isinstance(settings, dict):
@@ -269,7 +250,7 @@ def _settings_value(options: ClaudeAgentOptions, cwd: str | None) -> tuple[str, 
         merged["sandbox"] = options.sandbox
     except (OSError, ValueError, TypeError) as exc:
         raise CLIConnectionError(f"Failed to load settings: {exc}") from exc
-    return json.dumps(merged), _has_secret(merged)
+    return json.dumps(merged), True
 
 
 def _plugin_flags(b: _Builder, options: ClaudeAgentOptions, *, check_paths: bool) -> None:
@@ -361,7 +342,11 @@ def build_launch(options: ClaudeAgentOptions, cli: str, *, check_cwd: bool = Tru
         b.argv.append(f"--session-id={options.session_id}")
     settings = _settings_value(options, cwd)
     if settings is not None:
-        b.long_value("--settings", "--settings", settings[0], private=settings[1])
+        value, is_json = settings
+        if is_json:
+            b.private("--settings", value)  # settings ``env`` holds anything, under any name
+        else:
+            b.flag("--settings", value)
     for d in options.add_dirs:
         b.flag("--add-dir", os.fspath(d))
     _mcp_flags(b, options)
@@ -456,22 +441,15 @@ def _child_env(options: ClaudeAgentOptions, cwd: str | None) -> tuple[dict[str, 
     return env, changes
 
 
-def _redact(name: str, value: str | None) -> str | None:
-    if value is None:
-        return value
-    if _SECRET_NAME.search(name):
-        return _REDACTED
-    return _URL_PASSWORD.sub(rf"\1:{_REDACTED}@", value)
-
-
-def _redact_arg(arg: str) -> str:
-    """An argv element for display: JSON objects and URLs without their secrets."""
-    if arg.startswith("{"):
+def _shown_file(content: str) -> str:
+    """How ``explain()`` shows a value passed as a private file: JSON
+    redacted, anything else by its size."""
+    if content.lstrip().startswith("{"):
         try:
-            return json.dumps(_redact_value(json.loads(arg)))
+            return f"<temp file: {json.dumps(redact_json(json.loads(content)))}>"
         except ValueError:
             pass
-    return _URL_PASSWORD.sub(rf"\1:{_REDACTED}@", arg)
+    return f"<temp file, {len(content)} chars>"
 
 
 def explain(options: ClaudeAgentOptions) -> Explanation:
@@ -484,13 +462,14 @@ def explain(options: ClaudeAgentOptions) -> Explanation:
     except Exception:  # noqa: BLE001 - explain() must work without a binary too
         cli = os.fspath(options.cli_path) if options.cli_path else "claude"
     launch = build_launch(options, cli, check_cwd=False)
-    argv = [
-        f"<temp file, {len(launch.files[a])} chars>" if a in launch.files else _redact_arg(a) for a in launch.argv
-    ]
+    shown = redact_argv(launch.argv)
+    argv = [_shown_file(launch.files[a]) if a in launch.files else word for a, word in zip(launch.argv, shown)]
+    # The whole request, as a run sends it (hooks, agents, MCP servers ...),
+    # redacted by shape only: its keys are schema and field names.
+    initialize = {"subtype": "initialize", **initialize_request(launch.initialize, control_plane(options))}
     return Explanation(
         argv=argv,
-        env_changes={k: _redact(k, v) for k, v in launch.env_changes.items()},
+        env_changes={k: redact_env(k, v) for k, v in launch.env_changes.items()},
         cwd=launch.cwd,
-        # the whole request, as a run sends it (hooks, agents, MCP servers ...)
-        initialize={"subtype": "initialize", **initialize_request(launch.initialize, control_plane(options))},
+        initialize=redact_json(initialize, by_name=False),
     )

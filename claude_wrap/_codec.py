@@ -18,12 +18,20 @@ line to plain data and works out what it is:
   would end a run that is otherwise healthy;
 * keys that only annotate a frame (``origin``, ``user_message_uuid(s)``,
   ``deferred_tool_use``) are dropped when their shape is odd, rather than
-  lose the frame (an undelivered result would leave its turn open).
+  lose the frame (an undelivered result would leave its turn open);
+* lone UTF-16 surrogate escapes (``"\\ud83c"``, valid JSON that JavaScript
+  writes for a string cut in the middle of an emoji, but no UTF-8 text) read
+  as U+FFFD: the line is repaired and decoded again, only once it failed.
+
+A line that is no JSON object at all raises ``CLIJSONDecodeError``; the
+session skips it when it does not even look like one (stray console output)
+and otherwise hands out ``undecodable()``'s ``UnknownMessage`` in its place.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import Any, Union, cast
 
@@ -71,6 +79,8 @@ __all__ = [
     "decode_line",
     "decode_value",
     "encode_line",
+    "undecodable",
+    "without_lone_surrogates",
 ]
 
 log = logging.getLogger("claude_wrap")
@@ -575,8 +585,10 @@ def decode_frame(line: bytes, *, keep_unrecognized: bool = False) -> Frame | Non
     ``keep_unrecognized`` says (the caller decides whether to pass it on);
     the flag decides whether content blocks the official package does not
     model are kept or dropped. Raises ``CLIJSONDecodeError`` only for a line
-    that is not JSON at all or not a JSON object; a frame that does not fit
-    its type comes back as ``UnknownMessage`` with ``error`` set.
+    that is not JSON at all (invalid UTF-8 too), nested too deeply, or not a
+    JSON object; a frame that does not fit its type comes back as
+    ``UnknownMessage`` with ``error`` set. Lone surrogate escapes read as
+    U+FFFD.
     """
     if line.startswith(_SYSTEM_PREFIX):
         # The binary writes "type" first. A system message holds the whole
@@ -599,7 +611,7 @@ def decode_frame(line: bytes, *, keep_unrecognized: bool = False) -> Frame | Non
     except msgspec.DecodeError as exc:
         if not line.strip():
             return None
-        raise _bad_line(line, exc) from exc
+        return _decode_repaired(line, exc, keep_unrecognized)
     # No isinstance() here: against msgspec Struct classes it costs more
     # than building the message. Every wire struct knows how to build.
     try:
@@ -608,12 +620,65 @@ def decode_frame(line: bytes, *, keep_unrecognized: bool = False) -> Frame | Non
         return _malformed(_any_decoder.decode(line), exc)
 
 
+def _decode_repaired(line: bytes, error: msgspec.DecodeError, keep: bool) -> Frame | None:
+    """Decode ``line`` again without its lone surrogates, or raise ``error``
+    as a ``CLIJSONDecodeError`` when it has none."""
+    repaired = without_lone_surrogates(line)
+    if repaired is None:
+        raise _bad_line(line, error) from error
+    log.debug("claude_wrap: a stdout line held lone UTF-16 surrogates; they read as U+FFFD")
+    return decode_frame(repaired, keep_unrecognized=keep)
+
+
+# A JSON string escape: a surrogate pair, a lone high or low surrogate, or any
+# other escape (consumed whole, so the JSON text \\ud83c stays a backslash and text).
+_ESCAPE = re.compile(
+    rb"\\(?:(u[dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|(u[dD][c-fC-F][0-9a-fA-F]{2})|.)",
+    re.DOTALL,
+)
+_REPLACEMENT = rb"\ufffd"
+
+
+def _fix_escape(match: re.Match[bytes]) -> bytes:
+    high, low, lone_low = match.groups()
+    if (high is not None and low is None) or lone_low is not None:
+        return _REPLACEMENT
+    return match.group()
+
+
+def without_lone_surrogates(line: bytes) -> bytes | None:
+    """``line`` with each lone surrogate escape (``"\\ud83c"`` not followed by
+    its low half, or a low half alone) replaced by ``"\\ufffd"``; ``None``
+    if it has none.
+
+    JavaScript writes these when it cuts a string in the middle of a
+    character (a tool's or an MCP server's output cut at a length): valid
+    JSON that msgspec refuses, since no UTF-8 string can hold them. Only a
+    line that failed to decode is looked at, so this costs nothing otherwise.
+    """
+    if b"\\u" not in line:
+        return None
+    repaired = _ESCAPE.sub(_fix_escape, line)
+    return None if repaired == line else repaired
+
+
+def undecodable(error: CLIJSONDecodeError) -> UnknownMessage:
+    """What a session hands out for a line that looked like a JSON object
+    but could not be decoded (invalid JSON or UTF-8, nested too deeply):
+    an ``UnknownMessage`` with no type, ``data={"line": <its start>}`` and
+    ``error`` saying why, in the line's place; the run goes on."""
+    why = f"undecodable stdout line: {error.original_error}"
+    return UnknownMessage("", None, {"line": error.line}, why)
+
+
 def decode_line(line: bytes, *, keep_unrecognized: bool = False) -> Message | None:
     """Decode one line of the binary's stream-json output into a message.
 
     For replaying recorded output and for benchmarks: gives what a session
     would yield for the line, and ``None`` for control frames, blank lines
-    and (unless ``keep_unrecognized``) frames of an unknown type.
+    and (unless ``keep_unrecognized``) frames of an unknown type. A line that
+    is no JSON object raises ``CLIJSONDecodeError`` (a session skips it, or
+    hands out an ``UnknownMessage`` with ``error`` set if it began like one).
     """
     frame = decode_frame(line, keep_unrecognized=keep_unrecognized)
     kind = type(frame)
@@ -638,8 +703,10 @@ def _decode_slow(line: bytes, keep: bool) -> Frame:
         data = _any_decoder.decode(line)
     except RecursionError as exc:
         raise _bad_line(line, exc) from exc
-    except msgspec.DecodeError as exc:  # pragma: no cover - the fast path saw JSON
-        raise _bad_line(line, exc) from exc
+    except msgspec.DecodeError as exc:  # the typed pass stopped before the bad part
+        frame = _decode_repaired(line, exc, keep)
+        assert frame is not None  # a blank line is no object
+        return frame
     if not isinstance(data, dict):
         raise _bad_line(line, ValueError("the line is JSON but not an object"))
     kind = data.get("type")

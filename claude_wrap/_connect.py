@@ -39,14 +39,6 @@ def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
     }
 
 
-def _transport_class(options: ClaudeAgentOptions) -> type[SubprocessTransport]:
-    if options.session_store is None:
-        return SubprocessTransport
-    from ._mirror import MirroringTransport
-
-    return MirroringTransport
-
-
 def _structured_output_filter(model: Any) -> Any:
     """Turn ``structured_output`` into an instance of the pydantic ``model``."""
     from pydantic import ValidationError
@@ -115,7 +107,7 @@ async def open_session(
         try:
             cli = find_binary(options.cli_path, prefer_path=options.prefer_path)
             launch = build_launch(options, os.fspath(cli))
-            sub = _transport_class(options)(
+            sub = SubprocessTransport(
                 launch.materialize(),
                 env=launch.env,
                 cwd=launch.cwd,
@@ -165,12 +157,13 @@ async def open_session(
         attach_mirror(session, options, launch.env if launch is not None else dict(options.env))
     try:
         fields = initialize_request(initialize_base, plane)
-        rid = await session.start_request("initialize", fields)
+        timeout = _initialize_timeout(options)
+        rid = await session.start_request("initialize", fields, timeout)
         if first_message is not None:
-            await session.send_user(first_message)
+            await session.send_user(first_message, part_of=("initialize", timeout))
         # A binary that fails here (resuming an unknown session, say) writes
         # an error result and exits: that is a ResultError.
-        session.server_info = await session.finish_request(rid, "initialize", _initialize_timeout(options))
+        session.server_info = await session.finish_request(rid, "initialize", timeout)
         check_hooks_registered(options, session.server_info)
     except BaseException:
         await session.aclose()

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from ._lazy import publish
 
@@ -229,7 +229,11 @@ class ResultError(ProcessError):
 class CLIJSONDecodeError(ClaudeSDKError):
     """A stdout line could not be decoded: ``line`` holds it, ``original_error``
     says why. The message starts ``"Failed to decode JSON: "`` and the line's
-    first 100 characters, as in the official package."""
+    first 100 characters, as in the official package; when it comes from a
+    running binary, ``"\nError output: "`` and the binary's stderr tail
+    follow (also in ``stderr``)."""
+
+    stderr: str | None = None
 
     def __init__(self, line: str, original_error: Exception) -> None:
         self.line = line
@@ -276,15 +280,33 @@ class ControlError(ClaudeSDKError):
 
 
 class ControlTimeoutError(ControlError, TimeoutError):
-    """A control request got no answer within ``timeout`` seconds.
+    """A control request got no answer within ``timeout`` seconds, or the
+    binary did not take it in within that time (it is stopped or wedged; it
+    was then killed).
 
     The message starts ``"Control request timeout: <subtype>"``, the text of
-    the plain ``Exception`` the official package raises.
+    the plain ``Exception`` the official package raises; ``"\nError output: "``
+    and the binary's stderr tail follow when it wrote any (also in ``stderr``).
     """
+
+    stderr: str | None = None
 
     def __init__(self, subtype: str, timeout: float) -> None:
         self.timeout = timeout
         super().__init__(f"Control request timeout: {subtype} (no answer within {timeout:g} s)", subtype)
+
+
+_E = TypeVar("_E", CLIJSONDecodeError, ControlTimeoutError)
+
+
+def with_stderr(error: _E, stderr: str | None) -> _E:
+    """``error`` with the binary's stderr tail in ``stderr`` and after its
+    message, where ``ProcessError`` puts it (the constructor, which the
+    official package defines, stays as it is)."""
+    error.stderr = stderr
+    if stderr:
+        error.args = (f"{error.args[0]}\nError output: {stderr}", *error.args[1:])
+    return error
 
 
 class ControlRejectedError(ControlError):

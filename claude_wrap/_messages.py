@@ -343,8 +343,10 @@ class TaskUpdatedMessage(SystemMessage):
 @dataclass
 class MirrorErrorMessage(SystemMessage):
     """``system/mirror_error``: mirroring the transcript to the session store
-    failed (after retries). Made by the library, never by the binary; the
-    entries stay queued and the next flush tries them again.
+    failed (after retries, or it did not finish within
+    ``session_store_flush_timeout``); ``error`` says why and how many entries
+    wait. Made by the library, never by the binary; the entries stay queued
+    and the next flush tries them again.
 
     ``key`` is the transcript's ``SessionKey`` (``None`` if unknown).
     """
@@ -635,10 +637,14 @@ class ConversationResetMessage:
 class UnknownMessage:
     """A frame this version does not model, or a known one that did not fit
     its type (then ``error`` says why). ``data`` is the frame as written.
+    A stdout line that could not be decoded at all arrives as one too, in
+    its place: ``type`` ``""``, ``data`` ``{"line": <its first 512
+    characters>}``, ``error`` why.
 
     Not an official type. A frame with ``error`` set always arrives (the
-    official package raises ``MessageParseError`` there, which ends its run);
-    one of an unknown type only with ``keep_unrecognized``.
+    official package raises ``MessageParseError`` or ``CLIJSONDecodeError``
+    there, which ends its run); one of an unknown type only with
+    ``keep_unrecognized``.
     """
 
     type: str

@@ -6,13 +6,22 @@ takes them out of the stream (``Session.frame_taps``), groups them per file
 and appends them to the store before each ``ResultMessage`` is handed out
 (``Session.before_result``), at close (``Session.before_close``), and, in
 ``"eager"`` mode or once a batch is large, before the next stdout line is
-read (``MirroringTransport``). No background task is involved, in keeping
+read (``Session.before_read``). No background task is involved, in keeping
 with the pull-based session.
 
-Failures: each append is tried three times with backoff. A batch that still
-fails stays queued, so the next flush sends it again, and the failure is
-reported in the stream as a ``MirrorErrorMessage`` just before the result.
-The turn itself always completes: the local transcript is intact.
+Failures: the local transcript on disk is the source of truth, and the turn
+always completes. Each flush is bounded as a whole by ``flush_timeout``
+(``session_store_flush_timeout``, a few seconds), retries included, and is
+never shielded: a caller's cancellation cuts it short at once. Each append
+is tried three times with backoff. Whatever was not appended, because the
+store failed, did not answer in time or the flush was cancelled, stays
+queued in order, so the next flush sends it again; the failure is reported
+in the stream as a ``MirrorErrorMessage`` just before the result, saying how
+many entries are not mirrored yet. An append cut off half way may still
+land: that batch is sent again only if the store's tail does not already
+hold it. While the store keeps failing, the flushes between results pause
+for ``RETRY_AFTER`` seconds, and what is kept is capped at
+``MAX_RETAINED_BYTES`` (the oldest dropped, and reported).
 
 In: resuming from a store on a host that never saw the session writes the
 transcript into a private temporary config dir (0700, files 0600), runs the
@@ -31,7 +40,7 @@ import shutil
 import stat
 import tempfile
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -44,13 +53,12 @@ from ._options import copy_with
 from ._session_store import SessionKey, SessionStore, file_path_to_session_key, implements
 from ._transcript_chain import split_agent_metadata
 from ._transcripts import config_dir, is_uuid, project_key_for_directory
-from ._transport import SubprocessTransport
 
 if TYPE_CHECKING:
     from ._options import ClaudeAgentOptions
     from ._protocol import Session
 
-__all__ = ["Materialized", "MirrorBatcher", "MirroringTransport", "attach_mirror", "materialize_resume"]
+__all__ = ["Materialized", "MirrorBatcher", "attach_mirror", "materialize_resume"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -59,11 +67,28 @@ MAX_PENDING_BYTES = 1 << 20
 # While the store is down, failed batches are kept for the next flush up to
 # this size; beyond it the oldest are dropped (and that is reported).
 MAX_RETAINED_BYTES = 64 << 20
-APPEND_ATTEMPTS = 3
 APPEND_BACKOFF = (0.2, 0.8)
-SEND_TIMEOUT = 60.0
+FLUSH_TIMEOUT = 5.0
+# After a failed flush, the flushes between results wait this long before
+# trying again (those at a result or at close always try).
+RETRY_AFTER = 30.0
 
 Entries = list[dict[str, Any]]
+
+
+@dataclasses.dataclass
+class _Batch:
+    """Entries of one transcript file, in order."""
+
+    path: str
+    entries: Entries
+    size: int
+    uncertain: bool = False
+    """An append of exactly these entries was cut off: it may have landed."""
+
+
+class _Unsent(Exception):
+    """A batch the store refused (after the retries)."""
 
 
 class MirrorBatcher:
@@ -75,25 +100,28 @@ class MirrorBatcher:
         projects_dir: str | os.PathLike[str],
         *,
         eager: bool = False,
-        send_timeout: float = SEND_TIMEOUT,
+        flush_timeout: float = FLUSH_TIMEOUT,
         max_pending_entries: int = MAX_PENDING_ENTRIES,
         max_pending_bytes: int = MAX_PENDING_BYTES,
         max_retained_bytes: int = MAX_RETAINED_BYTES,
         backoff: tuple[float, ...] = APPEND_BACKOFF,
+        retry_after: float = RETRY_AFTER,
     ) -> None:
         self.store = store
         self.projects_dir = os.fspath(projects_dir)
         self.eager = eager
-        self.send_timeout = send_timeout
+        self.flush_timeout = flush_timeout
         self.max_pending_entries = max_pending_entries
         self.max_pending_bytes = max_pending_bytes
         self.max_retained_bytes = max_retained_bytes
         self.backoff = backoff
-        self._pending: list[tuple[str, Entries, int]] = []
+        self.retry_after = retry_after
+        self._pending: list[_Batch] = []
         self._entries = 0
         self._bytes = 0
         self._errors: list[MirrorErrorMessage] = []
         self._lock: anyio.Lock | None = None
+        self._paused_until = 0.0
         self.appended = 0
         """Entries written to the store so far (for tests and benchmarks)."""
 
@@ -106,7 +134,7 @@ class MirrorBatcher:
             return
         entries = [e for e in entries if isinstance(e, dict)]
         size = len(msgspec.json.encode(entries))
-        self._pending.append((path, entries, size))
+        self._pending.append(_Batch(path, entries, size))
         self._entries += len(entries)
         self._bytes += size
 
@@ -118,84 +146,107 @@ class MirrorBatcher:
     @property
     def due(self) -> bool:
         """Whether a flush should happen now rather than at the next result."""
-        if not self._pending:
+        if not self._pending or anyio.current_time() < self._paused_until:
             return False
         return self.eager or self._entries > self.max_pending_entries or self._bytes > self.max_pending_bytes
 
     # -- out ---------------------------------------------------------------------
 
     async def flush_if_due(self) -> None:
-        """Flush when ``due`` (called before each stdout line is read)."""
+        """Flush when ``due`` (a ``Session.before_read`` hook)."""
         if self.due:
             await self.flush()
 
     async def flush(self) -> None:
-        """Append everything queued. Never raises: failures are kept for the
-        next flush and reported through ``take_error()``."""
+        """Append everything queued, within ``flush_timeout`` seconds.
+
+        Never raises but for the caller's cancellation, which it does not
+        hold up: failures and what was left unsent are kept for the next
+        flush and reported through ``take_error()``."""
         if self._lock is None:
             self._lock = anyio.Lock()
-        async with self._lock:
-            # Shielded: an append cut off half way would be sent twice.
-            with anyio.CancelScope(shield=True):
-                await self._flush_locked()
+        with anyio.move_on_after(self.flush_timeout) as deadline:
+            async with self._lock:
+                await self._flush_locked(deadline)
 
-    async def _flush_locked(self) -> None:
-        items, self._pending = self._pending, []
+    async def _flush_locked(self, deadline: anyio.CancelScope) -> None:
+        batches, self._pending = _coalesced(self._pending), []
         self._entries = self._bytes = 0
-        by_path: dict[str, tuple[Entries, int]] = {}
-        for path, entries, size in items:
-            got, total = by_path.get(path, ([], 0))
-            got.extend(entries)
-            by_path[path] = (got, total + size)
-        kept: list[tuple[str, Entries, int]] = []
-        for path, (entries, size) in by_path.items():
-            key = file_path_to_session_key(path, self.projects_dir)
-            if key is None:
-                log.warning("claude_wrap: transcript %s is outside %s; not mirrored", path, self.projects_dir)
-                continue
-            error, retry = await self._send(key, entries)
-            if error is None:
-                self.appended += len(entries)
-                continue
-            log.warning("claude_wrap: mirroring %d entries to the session store failed: %s", len(entries), error)
-            self._report(key, error)
-            if retry:
-                kept.append((path, entries, size))
-        if kept:
-            # Before anything queued meanwhile, so the store keeps file order.
-            self._pending[:0] = kept
-            self._recount()
-            self._trim()
+        unsent: list[_Batch] = []
+        failures: list[tuple[SessionKey | None, str]] = []
+        done = 0
+        try:
+            for done, batch in enumerate(batches):
+                key = file_path_to_session_key(batch.path, self.projects_dir)
+                if key is None:
+                    log.warning("claude_wrap: transcript %s is outside %s; not mirrored", batch.path, self.projects_dir)
+                    continue
+                if any(u.path == batch.path for u in unsent):
+                    unsent.append(batch)  # behind a failed batch of its file: order first
+                    continue
+                try:
+                    await self._send(key, batch)
+                except _Unsent as exc:
+                    unsent.append(batch)
+                    failures.append((key, str(exc)))
+            done = len(batches)
+        except BaseException:
+            # Cut off, by the deadline or by the caller's cancellation: the
+            # batch under way and the rest wait for the next flush.
+            rest = batches[done:]
+            unsent.extend(rest)
+            if deadline.cancel_called and rest:
+                key = file_path_to_session_key(rest[0].path, self.projects_dir)
+                failures.append((key, f"the session store did not finish within {self.flush_timeout:g} s"))
+            raise
+        finally:
+            self._requeue(unsent, failures)
 
-    async def _send(self, key: SessionKey, entries: Entries) -> tuple[str | None, bool]:
-        """(error or None, whether the batch may be sent again)."""
+    async def _send(self, key: SessionKey, batch: _Batch) -> None:
+        """Append ``batch`` (unless a cut-off append of it landed after all);
+        ``_Unsent`` when the store refuses it every time."""
         last: Exception | None = None
         for attempt in range(len(self.backoff) + 1):
             if attempt:
                 await anyio.sleep(self.backoff[attempt - 1])
+            was_uncertain = batch.uncertain
             try:
-                with anyio.move_on_after(self.send_timeout) as deadline:
-                    await self.store.append(key, cast(Any, entries))
-            except Exception as exc:  # noqa: BLE001 - the store is user code (its own timeouts too)
+                if was_uncertain and await _holds_tail(self.store, key, batch.entries):
+                    break  # the cut-off append landed: sending it again would duplicate it
+                batch.uncertain = True  # until the store answers: a cut here may still land
+                await self.store.append(key, cast(Any, batch.entries))
+            except Exception as exc:  # noqa: BLE001 - the store is user code
+                batch.uncertain = was_uncertain
                 last = exc
                 continue
-            if deadline.cancelled_caught:
-                # Our deadline cut it off; it may still land: sending it again could duplicate it.
-                return f"append timed out after {self.send_timeout:g} s", False
-            return None, True
-        return str(last), True
+            break
+        else:
+            raise _Unsent(str(last) or type(last).__name__)
+        self.appended += len(batch.entries)
 
-    def _recount(self) -> None:
-        self._entries = sum(len(e) for _, e, _ in self._pending)
-        self._bytes = sum(s for _, _, s in self._pending)
+    def _requeue(self, unsent: list[_Batch], failures: list[tuple[SessionKey | None, str]]) -> None:
+        """Put back what was not sent, before anything queued meanwhile (the
+        store keeps file order), and report the failures with what they left."""
+        self._pending[:0] = unsent
+        self._entries = sum(len(b.entries) for b in self._pending)
+        self._bytes = sum(b.size for b in self._pending)
+        if not failures:
+            self._paused_until = 0.0
+            return
+        self._paused_until = anyio.current_time() + self.retry_after
+        why = "; ".join(dict.fromkeys(reason for _, reason in failures))
+        message = f"{why} ({self._entries} transcript entries are not mirrored yet; they stay queued for the next flush)"
+        log.warning("claude_wrap: mirroring to the session store failed: %s", message)
+        self._report(failures[0][0], message)
+        self._trim()
 
     def _trim(self) -> None:
         dropped = 0
         while self._bytes > self.max_retained_bytes and len(self._pending) > 1:
-            path, entries, size = self._pending.pop(0)
-            dropped += len(entries)
-            self._bytes -= size
-            self._entries -= len(entries)
+            batch = self._pending.pop(0)
+            dropped += len(batch.entries)
+            self._bytes -= batch.size
+            self._entries -= len(batch.entries)
         if dropped:
             self._report(None, f"the session store is unreachable; dropped {dropped} queued entries")
 
@@ -223,7 +274,7 @@ class MirrorBatcher:
 
     async def before_result(self, result: ResultMessage) -> Message | None:
         """A ``Session.before_result`` hook: the turn's entries reach the
-        store before its result is handed out."""
+        store before its result is handed out (or the result says why not)."""
         await self.flush()
         return self.take_error()
 
@@ -239,16 +290,37 @@ class MirrorBatcher:
             )
 
 
-class MirroringTransport(SubprocessTransport):
-    """The binary's process, with a hook awaited before each stdout line is
-    read: where eager (and oversized) mirror batches are flushed."""
+def _coalesced(batches: list[_Batch]) -> list[_Batch]:
+    """One batch per file where the order allows: a cut-off batch stays as it
+    was (its tail check needs exactly its entries), and so does order."""
+    out: list[_Batch] = []
+    open_for: dict[str, _Batch] = {}
+    for batch in batches:
+        into = open_for.get(batch.path)
+        if batch.uncertain or into is None:
+            copy = dataclasses.replace(batch, entries=list(batch.entries))
+            out.append(copy)
+            if not batch.uncertain:
+                open_for[batch.path] = copy
+            else:
+                open_for.pop(batch.path, None)
+            continue
+        into.entries.extend(batch.entries)
+        into.size += batch.size
+    return out
 
-    before_receive: Callable[[], Awaitable[None]] | None = None
 
-    async def receive(self) -> bytes | None:
-        if self.before_receive is not None:
-            await self.before_receive()
-        return await super().receive()
+async def _holds_tail(store: SessionStore, key: SessionKey, entries: Entries) -> bool:
+    """Whether the store's transcript for ``key`` ends with ``entries``
+    (compared by ``uuid`` where every entry has one, whole otherwise)."""
+    stored = await store.load(key)
+    if not stored or len(stored) < len(entries):
+        return False
+    tail = stored[-len(entries) :]
+    ids = [e.get("uuid") for e in entries]
+    if all(isinstance(i, str) for i in ids):
+        return [t.get("uuid") if isinstance(t, dict) else None for t in tail] == ids
+    return list(tail) == entries
 
 
 def attach_mirror(session: Session, options: ClaudeAgentOptions, env: dict[str, str] | None) -> MirrorBatcher | None:
@@ -256,12 +328,16 @@ def attach_mirror(session: Session, options: ClaudeAgentOptions, env: dict[str, 
     store = options.session_store
     if store is None:
         return None
-    batcher = MirrorBatcher(store, config_dir(env) / "projects", eager=options.session_store_flush == "eager")
+    batcher = MirrorBatcher(
+        store,
+        config_dir(env) / "projects",
+        eager=options.session_store_flush == "eager",
+        flush_timeout=options.session_store_flush_timeout,
+    )
     session.frame_taps["transcript_mirror"] = batcher.enqueue
     session.before_result.append(batcher.before_result)
     session.before_close.append(batcher.close)
-    if isinstance(session.transport, MirroringTransport):
-        session.transport.before_receive = batcher.flush_if_due
+    session.before_read.append(batcher.flush_if_due)
     return batcher
 
 

@@ -22,7 +22,7 @@ import functools
 import math
 import sys
 import warnings
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union
@@ -260,17 +260,26 @@ class ClaudeAgentOptions:
     session (only for sandboxes with no network)."""
     debug_file: Union[str, Path, None] = None
     """Write the binary's debug log to this file."""
+    session_store_flush_timeout: float = 5.0
+    """Seconds one flush to ``session_store`` may take, retries included: a
+    result waits at most this long for its transcript entries to reach the
+    store, and so does close (within ``shutdown_grace``). What is not in the
+    store by then stays queued for the next flush, and a
+    ``MirrorErrorMessage`` just before the result says how much. The local
+    transcript is complete either way."""
 
     # -- additions: time limits (seconds) -----------------------------------------
     control_timeout: float = 60.0
-    """How long one of our control requests may wait for its answer."""
+    """How long one of our control requests may wait for its answer (and,
+    before that, for the binary to take it in)."""
     initialize_timeout: float = 60.0
     """How long the ``initialize`` handshake may take (at least
     ``CLAUDE_CODE_STREAM_CLOSE_TIMEOUT`` milliseconds, when that is set)."""
     idle_timeout: Optional[float] = None
-    """Fail a turn after this long with no output from the binary (time
-    spent in our own callbacks does not count, nor time the event loop spent
-    elsewhere while output waited); it also covers a background agent the
+    """Fail a turn after this long with no output from the binary, or when
+    the binary does not take in its prompt for this long (time spent in our
+    own callbacks does not count, nor time the event loop spent elsewhere
+    while output or the pipe waited); it also covers a background agent the
     binary is still running after a result."""
     turn_timeout: Optional[float] = None
     """Fail a turn that runs longer than this."""
@@ -282,7 +291,9 @@ class ClaudeAgentOptions:
     hook: its matcher's ``on_failure``), and a tool call is an error result
     for the model. A plain function's worker thread is abandoned, not stopped."""
     shutdown_grace: float = 5.0
-    """Seconds to wait after closing stdin, and again after SIGTERM."""
+    """How long closing a run may take before SIGKILL: half of it for the
+    binary to exit after stdin closes, the rest after SIGTERM. A guard
+    process gives the binary the same time if this process dies."""
 
     # -- additions: recovery --------------------------------------------------------
     auto_reconnect: int = 0
@@ -394,6 +405,7 @@ def _check_additions(options: ClaudeAgentOptions) -> None:
     for name in ("idle_timeout", "turn_timeout", "callback_timeout"):
         _number(name, getattr(options, name), minimum=0, inclusive=False, optional=True)
     _number("shutdown_grace", options.shutdown_grace, minimum=0, inclusive=True, optional=False)
+    _number("session_store_flush_timeout", options.session_store_flush_timeout, minimum=0, inclusive=False, optional=False)
     if not isinstance(options.auto_reconnect, int) or isinstance(options.auto_reconnect, bool) or options.auto_reconnect < 0:
         raise ValueError(
             f"ClaudeAgentOptions.auto_reconnect must be a whole number of restarts (0 or more), "
@@ -520,9 +532,13 @@ def check_run(options: ClaudeAgentOptions) -> None:
 def check_launch(options: ClaudeAgentOptions) -> None:
     """Values the binary cannot work with at all, checked when its command
     line is built: ``ValueError`` naming the option (``TypeError`` for a
-    wrongly typed ``skills``, as in the official package)."""
+    wrongly typed ``skills``, as in the official package). Among them a NUL
+    byte in any string bound for the command line or the environment."""
     if options.skills is not None:
         check_skills(options.skills)
+    for label, value in _command_line_strings(options):
+        if "\0" in value:
+            raise ValueError(f"ClaudeAgentOptions.{label} must not contain NUL bytes (no process argument can), got {value!r}")
     for plugin in options.plugins:
         if plugin.get("type") != "local":
             raise ValueError(f"Unsupported plugin type: {plugin.get('type')}")
@@ -543,3 +559,59 @@ def check_launch(options: ClaudeAgentOptions) -> None:
             "ClaudeAgentOptions.client_app must be HTTP-header safe (characters up to U+00FF, no line breaks); "
             f"every API request would fail with {app!r}"
         )
+
+
+# Options whose value (a string or a path) becomes one word of the command line.
+_WORD_OPTIONS = (
+    "model",
+    "fallback_model",
+    "permission_prompt_tool_name",
+    "permission_mode",
+    "resume",
+    "session_id",
+    "resume_session_at",
+    "resume_drops_turn",
+    "append_system_prompt",
+    "append_subagent_system_prompt",
+    "agent",
+    "debug_file",
+    "effort",
+    "cwd",
+    "user",
+    "settings",
+    "mcp_servers",
+)
+# Options whose items do (lists of names or paths).
+_LIST_OPTIONS = ("tools", "allowed_tools", "disallowed_tools", "betas", "add_dirs", "setting_sources", "skills")
+
+
+def _command_line_strings(options: ClaudeAgentOptions) -> Iterator[tuple[str, str]]:
+    """(the option as written, its text) for every string that reaches the
+    binary's command line or environment, where a NUL byte cannot go (values
+    sent as JSON, in ``initialize`` or a file, can hold one)."""
+    for name in _WORD_OPTIONS:
+        value = getattr(options, name)
+        if isinstance(value, (str, Path)):
+            yield name, str(value)
+    for name in _LIST_OPTIONS:
+        values = getattr(options, name)
+        if isinstance(values, (list, tuple)):
+            yield from ((f"{name}[{i}]", str(v)) for i, v in enumerate(values) if isinstance(v, (str, Path)))
+    sp: Any = options.system_prompt  # a TypedDict of one kind or another: read as a plain mapping
+    if isinstance(sp, str):
+        yield "system_prompt", sp
+    elif isinstance(sp, Mapping):
+        for key in ("prompt", "append", "path"):
+            if isinstance(sp.get(key), (str, Path)):
+                yield f"system_prompt[{key!r}]", str(sp[key])
+    for i, plugin in enumerate(options.plugins):
+        if isinstance(plugin, Mapping) and isinstance(plugin.get("path"), (str, Path)):
+            yield f"plugins[{i}]['path']", str(plugin["path"])
+    thinking: Any = options.thinking
+    if isinstance(thinking, Mapping) and isinstance(thinking.get("display"), str):
+        yield "thinking['display']", thinking["display"]
+    for flag, value in options.extra_args.items():
+        if isinstance(flag, str):
+            yield f"extra_args key {flag!r}", flag
+            if isinstance(value, str):
+                yield f"extra_args[{flag!r}]", value

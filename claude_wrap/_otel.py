@@ -119,9 +119,9 @@ class TracedSession(Session):
 
     # -- turns ---------------------------------------------------------------------
 
-    async def send_user(self, message: dict[str, Any]) -> None:
+    async def send_user(self, message: dict[str, Any], *, part_of: tuple[str, float] | None = None) -> None:
         if message.get("type") != "user":
-            await super().send_user(message)
+            await super().send_user(message, part_of=part_of)
             return
         attributes: dict[str, Any] = {
             "gen_ai.operation.name": "invoke_agent",
@@ -137,7 +137,7 @@ class TracedSession(Session):
         )
         self._turns.append(span)
         try:
-            await super().send_user(message)
+            await super().send_user(message, part_of=part_of)
         except BaseException as exc:
             self._turns.remove(span)
             _fail(span, exc)

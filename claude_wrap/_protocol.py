@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections import deque
-from collections.abc import AsyncIterable, Awaitable, Callable
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterator
 from typing import Any, NamedTuple, cast
 
 import anyio
@@ -43,10 +43,12 @@ from ._codec import (
     ControlCancel,
     ControlRequestIn,
     ControlResponseIn,
+    Frame,
     decode_frame,
     decode_value,
     encode_line,
     is_unrecognized,
+    undecodable,
 )
 from ._exceptions import (
     CLIJSONDecodeError,
@@ -61,6 +63,7 @@ from ._exceptions import (
     TurnTimeoutError,
     error_result_hint,
     error_result_text,
+    with_stderr,
 )
 from ._messages import AssistantMessage, Message, ResultMessage, StreamEvent, SystemMessage, UnknownMessage
 from ._detached import Detached
@@ -73,6 +76,10 @@ log = logging.getLogger("claude_wrap")
 
 ControlHandler = Callable[[dict[str, Any]], Awaitable["dict[str, Any] | None"]]
 """Answers one request from the binary; the returned dict is the ``response``."""
+
+WriteLimit = tuple[float, Callable[[], ClaudeSDKError]]
+"""How long a write may take (seconds), and the error if the binary does not
+take it in by then."""
 
 
 class _Slot:
@@ -175,6 +182,9 @@ class Session:
         structured output into a model instance); may raise a typed error."""
         self.before_close: list[Callable[[], Awaitable[None]]] = []
         """Awaited on close once the binary's output has ended (final flushes)."""
+        self.before_read: list[Callable[[], Awaitable[None]]] = []
+        """Awaited before each stdout line is read, outside the watchdog's
+        time (e.g. an eager mirror flush)."""
         self.user_fields: dict[str, Any] = {}
         """Fields set on every ``user`` frame written (e.g. ``client_composed``
         for verbatim prompts); they win over the frame's own."""
@@ -187,6 +197,7 @@ class Session:
         self._end_error: BaseException | None = None
         self._closed = False
         self._closing: anyio.Event | None = None
+        self._close_by: float | None = None  # when closing must be done (anyio clock)
         self._counter = 0
         self._prefix = secrets.token_hex(4)
         self._turns_open = 0
@@ -206,8 +217,9 @@ class Session:
 
     # -- sending --------------------------------------------------------------
 
-    async def send(self, frame: Any) -> None:
-        """Write one frame (a struct or a dict) as one line.
+    async def send(self, frame: Any, *, limit: WriteLimit | None = None) -> None:
+        """Write one frame (a struct or a dict) as one line, within ``limit``
+        (see ``_write``).
 
         When the binary is gone, raises what ended it (a ``ProcessError``
         with its exit code and stderr) rather than the broken pipe.
@@ -217,12 +229,69 @@ class Session:
         if self._eof_sent:
             raise TransportClosedError("cannot write to the binary: its input was closed when the run ended")
         try:
-            await self.transport.send(encode_line(frame))
+            await self._write(encode_line(frame), limit)
         except TransportClosedError as exc:
             reason = await self._exit_reason()
             if reason is None:
                 raise
             raise reason from exc
+
+    async def _write(self, line: bytes, limit: WriteLimit | None) -> None:
+        """Write ``line``. A binary that does not take it in within ``limit``
+        (stopped, wedged: its input pipe stays full) ends the session as a
+        read timeout does: it is killed, and the limit's error is raised here
+        and kept for whoever reads next.
+
+        A write cut off half way cannot be resumed, so the deadline is kept
+        by a watchdog beside it that cancels it only once the binary had the
+        whole time: time the event loop spent elsewhere (while the binary
+        may have emptied the pipe) is given back, as the reader does."""
+        if limit is None:
+            await self.transport.send(line)
+            return
+        seconds, error = limit
+        sent = False
+        failed: Exception | None = None
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_cancel_when_due, anyio.current_time() + seconds, tg.cancel_scope)
+            try:
+                await self.transport.send(line)
+                sent = True
+            except Exception as exc:  # noqa: BLE001 - raised below, not wrapped by the task group
+                failed = exc
+            tg.cancel_scope.cancel()
+        if failed is not None:
+            raise failed
+        if not sent:
+            failure = error()
+            await self._kill(failure)
+            raise failure
+
+    def _input_limit(self) -> WriteLimit | None:
+        """How long a turn's input may wait for the binary: the turn's own
+        limits (a binary takes input as it comes, whatever it is doing)."""
+        best: tuple[float, str] | None = None
+        if self.idle_timeout is not None:
+            best = (self.idle_timeout, f"the binary took no input for {self.idle_timeout:g} s (idle_timeout)")
+        if self._turn_deadline is not None:
+            left = max(0.0, self._turn_deadline - anyio.current_time())
+            if best is None or left < best[0]:
+                best = (left, f"the turn ran longer than {self.turn_timeout:g} s (turn_timeout)")
+        if best is None:
+            return None
+        reason = best[1]
+        return best[0], lambda: TurnTimeoutError(reason, self.transport.stderr_tail)
+
+    def _control_limit(self, subtype: str, seconds: float) -> WriteLimit:
+        """A control frame (our request or our answer) gets the time a
+        control request gets to be answered."""
+
+        def error() -> ClaudeSDKError:
+            failure = ControlTimeoutError(subtype, seconds)
+            failure.args = (f"Control request timeout: {subtype} (the binary took no input for {seconds:g} s)",)
+            return with_stderr(failure, self.transport.stderr_tail)
+
+        return seconds, error
 
     async def _exit_reason(self) -> BaseException | None:
         """A write failed, so the binary has most likely exited: read what it
@@ -232,11 +301,13 @@ class Session:
             await self._drive(lambda: False)
         return self._end_error if self._ended else None
 
-    async def send_user(self, message: dict[str, Any]) -> None:
+    async def send_user(self, message: dict[str, Any], *, part_of: tuple[str, float] | None = None) -> None:
         """Write a ``user`` frame and count a turn as open until its result.
 
         The turn is counted before the write: a transport may deliver the
-        result before ``send`` returns.
+        result before ``send`` returns. The write gets the turn's limits and,
+        for a prompt sent as ``part_of`` a control request (its subtype and
+        timeout: the handshake), that request's at most.
         """
         is_user = message.get("type") == "user"
         if is_user:
@@ -246,7 +317,10 @@ class Session:
             self._prompts_written += 1
             self.run.prompt_written()
         try:
-            await self.send(message)
+            limit = self._input_limit() if is_user else None
+            if part_of is not None:
+                limit = _tighter(limit, self._control_limit(*part_of))
+            await self.send(message, limit=limit)
         except BaseException:
             if is_user:
                 self._turns_open -= 1
@@ -282,7 +356,9 @@ class Session:
                 try:
                     await self.send_user(item)
                 except Exception as exc:  # noqa: BLE001 - a frame that cannot be encoded, or the binary is gone
-                    if not self._ended:  # else the reader learns how the binary ended from its output
+                    # Once the session ended (the binary's output ended, or a
+                    # write timed out and killed it), receive() raises why.
+                    if not self._ended:
                         self._raise_in_stream(exc)
                     break
             self.feeding_done = True
@@ -343,13 +419,17 @@ class Session:
         self._counter += 1
         return f"req_{self._counter}_{self._prefix}"
 
-    async def start_request(self, subtype: str, fields: dict[str, Any] | None = None) -> str:
-        """Send a control request without waiting; returns its id."""
+    async def start_request(
+        self, subtype: str, fields: dict[str, Any] | None = None, timeout: float | None = None
+    ) -> str:
+        """Send a control request without waiting; returns its id. The write
+        gets ``timeout`` (default ``control_timeout``), as the answer does."""
         rid = self._next_request_id()
         self._pending[rid] = _Slot()
         body = {"subtype": subtype, **(fields or {})}
+        limit = self._control_limit(subtype, self.control_timeout if timeout is None else timeout)
         try:
-            await self.send({"type": "control_request", "request_id": rid, "request": body})
+            await self.send({"type": "control_request", "request_id": rid, "request": body}, limit=limit)
         except BaseException:
             self._pending.pop(rid, None)
             raise
@@ -363,7 +443,7 @@ class Session:
             with anyio.fail_after(limit):
                 await self._drive(lambda: slot.done)
         except TimeoutError:
-            raise ControlTimeoutError(subtype, limit) from None
+            raise with_stderr(ControlTimeoutError(subtype, limit), self.transport.stderr_tail) from None
         finally:
             self._pending.pop(rid, None)
         if not slot.done:
@@ -376,7 +456,7 @@ class Session:
 
     async def request(self, subtype: str, fields: dict[str, Any] | None = None, timeout: float | None = None) -> Any:
         """Send a control request and return the ``response`` object (or ``None``)."""
-        rid = await self.start_request(subtype, fields)
+        rid = await self.start_request(subtype, fields, timeout)
         return await self.finish_request(rid, subtype, timeout)
 
     # -- receiving -------------------------------------------------------------------
@@ -464,6 +544,8 @@ class Session:
                 while not self._ended:
                     if done() and not self._inflight:
                         break
+                    for hook in self.before_read:
+                        await hook()
                     with anyio.CancelScope() as scope:
                         self._read_scope = scope
                         line = await self._read_line()
@@ -477,16 +559,13 @@ class Session:
                     if line is None:
                         await self._finish(None)
                         break
-                    try:
-                        self._dispatch(line, tg)
-                    except CLIJSONDecodeError as exc:
-                        # Keep reading: the next lines are still good.
-                        self._queue.append(_Raise(exc))
+                    self._dispatch(line, tg)
                     await self._maybe_eof()
             except TurnTimeoutError as exc:
-                self.transport.kill()
-                await self._finish(exc)
-            except (LineTooLongError, TransportClosedError) as exc:
+                await self._kill(exc)
+            except LineTooLongError as exc:
+                await self._finish(with_stderr(exc, self.transport.stderr_tail))
+            except TransportClosedError as exc:
                 await self._finish(exc)
             except Exception as exc:  # noqa: BLE001 - a custom transport's read failed: the run ends with its error
                 await self._finish(exc)
@@ -517,14 +596,10 @@ class Session:
         output waited in the pipe? Output that is waiting arrives within a
         short look; the time the loop woke up late is given back in full,
         as often as the loop is late again."""
-        while True:
-            now = anyio.current_time()
-            grace = max(_LAST_LOOK, now - deadline)
-            deadline = now + grace
-            with anyio.move_on_after(grace):
+        for until in _second_chances(deadline):
+            with anyio.move_on_at(until):
                 return await self.transport.receive()
-            if anyio.current_time() - deadline <= _LAST_LOOK:
-                return _SILENT  # woken on time, and nothing came
+        return _SILENT  # woken on time, and nothing came
 
     def _watchdog_limit(self) -> _Limit | None:
         """The tightest deadline for the next line while the binary owes us
@@ -545,13 +620,17 @@ class Session:
         return best
 
     def _dispatch(self, line: bytes, tg: anyio.abc.TaskGroup) -> None:
+        frame: Frame | None
         try:
             frame = decode_frame(line, keep_unrecognized=self.keep_unrecognized)
-        except CLIJSONDecodeError:
+        except CLIJSONDecodeError as exc:
             if not line.lstrip().startswith(b"{"):
                 log.debug("claude_wrap: skipped a non-JSON stdout line: %r", line[:200])
                 return
-            raise
+            # One bad line does not end a healthy run: it is handed out in
+            # its place, and the lines after it are read as usual.
+            log.warning("claude_wrap: a stdout line could not be decoded: %s", exc.original_error)
+            frame = undecodable(exc)
         if frame is None:
             return
         # type() tests, not isinstance(): the latter is slow on msgspec structs.
@@ -633,6 +712,7 @@ class Session:
         subtype = request.get("subtype") if isinstance(request, dict) else None
         handler = self.handlers.get(subtype) if isinstance(subtype, str) else None
         line: bytes | None = None
+        hurry = False
         try:
             with scope:
                 if scope.cancel_called:
@@ -656,16 +736,29 @@ class Session:
         except anyio.get_cancelled_exc_class():
             # Our side is being cancelled: do not leave the binary waiting forever.
             line = _response_line(_error_reply(rid, "cancelled by the host"))
+            hurry = True
             raise
         finally:
             del self._inflight[key]
             if line is not None and not self._ended and not self._closed:
                 with anyio.CancelScope(shield=True):
                     try:
-                        await self.transport.send(line)
-                    except TransportClosedError:
-                        pass
+                        await self._write(line, self._answer_limit(str(subtype), hurry=hurry))
+                    except ClaudeSDKError:
+                        pass  # the pipe is gone, or the session ended with the write's timeout
             self._wake_reader()
+
+    def _answer_limit(self, subtype: str, *, hurry: bool) -> WriteLimit:
+        """An answer is written under a shield, so it always has a limit: the
+        turn's, or the control requests' if that is tighter or the only one;
+        a host that is being cancelled (``hurry``) or is closing waits no
+        longer than its grace."""
+        seconds, error = _tighter(self._input_limit(), self._control_limit(subtype, self.control_timeout))
+        if hurry:
+            seconds = min(seconds, self.shutdown_grace)
+        if self._close_by is not None:
+            seconds = min(seconds, max(0.0, self._close_by - anyio.current_time()))
+        return seconds, error
 
     def _wake_reader(self) -> None:
         """The last running handler ended: restart the pump's read, so it
@@ -673,6 +766,14 @@ class Session:
         the idle watchdog, which does not run while callbacks do."""
         if self._read_scope is not None and not self._inflight:
             self._read_scope.cancel()
+
+    async def _kill(self, error: ClaudeSDKError) -> None:
+        """End the session with ``error``: the binary is killed and reaped
+        (so its end is known at once), and every waiter settled."""
+        self.transport.kill()
+        with anyio.move_on_after(self.shutdown_grace, shield=True):
+            await self.transport.wait()
+        await self._finish(error)
 
     async def _finish(self, error: BaseException | None) -> None:
         """stdout ended (or broke): settle every waiter with the cause."""
@@ -727,12 +828,15 @@ class Session:
     # -- shutdown -----------------------------------------------------------------------
 
     async def aclose(self) -> None:
-        """Stop the binary and release everything; bounded, idempotent.
+        """Stop the binary and release everything; idempotent, and done
+        within ``shutdown_grace`` (plus the moment a SIGKILL takes to reap).
 
         If a turn is still running we ask the binary to interrupt it first,
         so it stops promptly instead of finishing the turn after EOF. After
         EOF we keep answering its requests (``SessionEnd`` hooks run then)
-        until it exits or ``shutdown_grace`` runs out; the transport then escalates.
+        until it exits or half the grace has passed; the final flushes and
+        the transport's escalation (SIGTERM, then SIGKILL at the end of the
+        grace) share the rest.
         """
         if self._closed:
             return
@@ -742,11 +846,13 @@ class Session:
                 await self._closing.wait()
             return
         self._closing = anyio.Event()
+        deadline = self._close_by = anyio.current_time() + self.shutdown_grace
         with anyio.CancelScope(shield=True):
             try:
-                await self._stop_feeder()
-                await self._drain_after_eof()
-                with anyio.move_on_after(self.shutdown_grace):
+                with anyio.move_on_at(deadline - self.shutdown_grace / 2):
+                    await self._stop_feeder()
+                    await self._drain_after_eof()
+                with anyio.move_on_at(deadline):
                     for hook in self.before_close:
                         await hook()
             except Exception:  # noqa: BLE001 - closing must finish; log and go on
@@ -754,7 +860,10 @@ class Session:
             finally:
                 self._closed = True
                 try:
-                    await self.transport.aclose()
+                    if isinstance(self.transport, SubprocessTransport):
+                        await self.transport.aclose(deadline=deadline)
+                    else:
+                        await self.transport.aclose()
                 finally:
                     try:
                         for callback in self.on_close:
@@ -768,13 +877,16 @@ class Session:
         return Detached.spawn(self.aclose, "session closer")
 
     async def _stop_feeder(self) -> None:
+        """Cancel the prompt writer and wait for it (within the caller's
+        share of the close)."""
         if self._feeder is None or self._feeder.done:
             return
         self._feeder.cancel()
-        with anyio.move_on_after(self.shutdown_grace):
+        try:
             await self._feeder.wait()
-        if not self._feeder.done:
-            log.warning("claude_wrap: the prompt iterable ignored cancellation; it is left behind")
+        finally:
+            if not self._feeder.done:
+                log.warning("claude_wrap: the prompt iterable ignored cancellation; it is left behind")
 
     async def _drain_after_eof(self) -> None:
         if self._ended:
@@ -792,6 +904,31 @@ class Session:
                 await self._drive(lambda: False)  # until stdout ends
             except ClaudeSDKError:
                 pass  # the transport is gone already; closing it is all that is left
+
+
+def _second_chances(deadline: float) -> Iterator[float]:
+    """The deadlines of the looks a watchdog takes once ``deadline`` passed,
+    before it blames the binary: each gives back the time the event loop
+    woke up late (``_LAST_LOOK`` at least), until one ends on time."""
+    while True:
+        now = anyio.current_time()
+        deadline = now + max(_LAST_LOOK, now - deadline)
+        yield deadline
+        if anyio.current_time() - deadline <= _LAST_LOOK:
+            return
+
+
+async def _cancel_when_due(deadline: float, scope: anyio.CancelScope) -> None:
+    """Cancel ``scope`` once ``deadline`` has passed with the event loop
+    awake (see ``_second_chances``)."""
+    await anyio.sleep_until(deadline)
+    for until in _second_chances(deadline):
+        await anyio.sleep_until(until)
+    scope.cancel()
+
+
+def _tighter(limit: WriteLimit | None, other: WriteLimit) -> WriteLimit:
+    return limit if limit is not None and limit[0] <= other[0] else other
 
 
 def _response_line(reply: dict[str, Any]) -> bytes:

@@ -23,6 +23,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
+import anyio.from_thread
 import anyio.to_thread
 
 from ._distribution import import_extra
@@ -115,7 +116,9 @@ class PostgresSessionStore(SessionStore):
     async def _run(self, program: Program[T]) -> T:
         client = self._client
         if client is None or not _is_async(client):
-            return await anyio.to_thread.run_sync(self._tx_sync, program)
+            # A caller that stops waiting (a mirror deadline, a cancellation)
+            # is not held up by a server that does not answer.
+            return await anyio.to_thread.run_sync(self._tx_sync, program, abandon_on_cancel=True)
         if hasattr(client, "connection") and not hasattr(client, "cursor"):
             async with client.connection() as conn:
                 return await _tx_async(conn, program)
@@ -297,6 +300,9 @@ def _tx_sync(conn: Any, program: Program[T]) -> T:
                 cur.execute(sql, params)
                 sql, params = program.send(list(cur.fetchall()) if cur.description is not None else [])
         except StopIteration as done:
+            # Its caller gave up while the server did not answer: roll back,
+            # so that a caller that sends the batch again does not write it twice.
+            anyio.from_thread.check_cancelled()
             result: T = done.value
             return result
 

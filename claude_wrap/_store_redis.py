@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable, Generator
 from typing import Any, TypeVar
 
+import anyio.from_thread
 import anyio.to_thread
 
 from ._distribution import import_extra
@@ -83,9 +84,12 @@ class RedisSessionStore(SessionStore):
 
         def run() -> list[Any]:
             with pipe:
+                anyio.from_thread.check_cancelled()  # given up on before it ran
                 return list(pipe.execute())
 
-        return await anyio.to_thread.run_sync(run)
+        # A caller that stops waiting (a mirror deadline, a cancellation) is
+        # not held up by a server that does not answer.
+        return await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
 
     def _entries_key(self, pk: str, sid: str, sub: str) -> str:
         return f"{self.prefix}e:{pk}{_SEP}{sid}{_SEP}{sub}"
@@ -112,7 +116,7 @@ class RedisSessionStore(SessionStore):
             try:
                 if is_async:
                     return await _attempt_async(client, attempt())
-                return await anyio.to_thread.run_sync(_attempt_sync, client, attempt())
+                return await anyio.to_thread.run_sync(_attempt_sync, client, attempt(), abandon_on_cancel=True)
             except WatchError:
                 if tries == _MAX_ATTEMPTS:
                     raise
@@ -223,6 +227,11 @@ def _attempt_sync(client: Any, attempt: Attempt[T]) -> T:
         try:
             name, args = next(attempt)
             while True:
+                if name == "execute":
+                    # Its caller gave up while the reads before it waited (a
+                    # server that stopped answering): write nothing, so that
+                    # a caller that sends the batch again does not write it twice.
+                    anyio.from_thread.check_cancelled()
                 name, args = attempt.send(getattr(pipe, name)(*args))
         except StopIteration as done:
             result: T = done.value

@@ -18,6 +18,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import anyio.from_thread
 import anyio.to_thread
 
 from ._session_store import (
@@ -89,11 +90,14 @@ class SQLiteSessionStore(SessionStore):
         def call() -> T:
             # One connection per store, used by one thread at a time.
             with self._lock:
+                anyio.from_thread.check_cancelled()  # given up on while another call held the lock
                 if self._conn is None:
                     self._conn = self._connect()
                 return fn(self._conn)
 
-        return await anyio.to_thread.run_sync(call)
+        # A caller that stops waiting (a mirror deadline, a cancellation) is
+        # not held up by another process's lock on the database.
+        return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
 
     async def append(self, key: SessionKey, entries: list[SessionStoreEntry]) -> None:
         if not entries:

@@ -12,9 +12,11 @@ it for the real binary (a transport written to the official package's
   with a bounded tail kept for error messages; each line goes to the
   callback if one is given, else to our own stderr (as if the child had
   inherited it, so its warnings reach the terminal);
-* shutdown escalates inside a shielded, time-bounded scope: close stdin →
-  grace → SIGTERM to the group → grace → SIGKILL to the group. A finalizer
-  kills the group if the owner is dropped without closing.
+* shutdown escalates inside a shielded scope bounded by one
+  ``shutdown_grace``: close stdin → wait → SIGTERM to the group → wait →
+  SIGKILL to the group. A finalizer kills the group if the owner is dropped
+  without closing;
+* a guard process (``_reaper``) does the same if this process dies.
 """
 
 from __future__ import annotations
@@ -27,13 +29,15 @@ import weakref
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable
-from subprocess import PIPE
+from subprocess import DEVNULL, PIPE
 from typing import Any
 
 import anyio
 import anyio.abc
 
+from . import _reaper
 from ._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
+from ._reaper import RUN_TAG, kill_tagged
 
 __all__ = ["LineTransport", "SubprocessTransport"]
 
@@ -42,6 +46,10 @@ log = logging.getLogger("claude_wrap")
 _CHUNK = 256 * 1024
 _STDERR_TAIL_LINES = 80
 _STDERR_LINE_MAX = 4096
+# After SIGKILL, how long to wait for the exit to be reaped: normally a few
+# milliseconds; more only for a process stuck in the kernel.
+_REAP_LIMIT = 5.0
+_GUARD_EXIT_LIMIT = 2.0  # the guard exits as soon as it reads "release"
 
 
 class LineTransport(ABC):
@@ -105,54 +113,96 @@ def _to_own_stderr(line: str) -> None:
         pass
 
 
-def _kill_group(pid: int, tag: bytes | None = None) -> None:
-    """Last-resort, synchronous: SIGKILL the child's process group, and with
-    ``tag``, every process that carries it (see ``_kill_tagged``)."""
+def _abandon(owner: int, pid: int, tag: bytes, guard: _Guard | None) -> None:
+    """Last resort for a transport dropped without being closed (synchronous,
+    from its finalizer): SIGKILL the binary's process group and every process
+    that carries the run's tag, then let the guard go. Not in a ``fork()``-ed
+    copy of the owner, which would stop the owner's run as it exits."""
+    if os.getpid() != owner:
+        return
     try:
-        if hasattr(os, "killpg") and os.getpgid(pid) == pid:
-            os.killpg(pid, signal.SIGKILL)
-        else:  # pragma: no cover - Windows
-            os.kill(pid, signal.SIGTERM)
+        os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, OSError):
         pass
-    if tag is not None:
-        _kill_tagged(tag)
+    kill_tagged(tag)
+    if guard is not None:
+        guard.release()
 
 
-# Every process the binary starts inherits this variable from it. The Bash
-# tool runs each command in a session of its own, out of reach of a signal to
-# the binary's process group; when the binary dies without stopping them
-# itself (SIGKILL, an OOM kill, a crash), the tag is how we find them.
-_RUN_TAG = "CLAUDE_WRAP_RUN"
+def _guard_command(token: str, grace: float) -> list[str] | None:
+    """How to start the guard (``_reaper``), or ``None`` where it cannot run:
+    Windows, a frozen application (its executable is not a Python), a
+    package that is not on disk as files."""
+    if sys.platform == "win32" or getattr(sys, "frozen", False) or not sys.executable:
+        return None
+    script = os.path.abspath(_reaper.__file__)
+    if not os.path.isfile(script):
+        return None
+    # -I: no script directory on sys.path (this package's ``types`` would
+    # shadow the standard one), no environment; -S: no site packages.
+    return [sys.executable, "-I", "-S", script, token, str(os.getpid()), repr(grace)]
 
 
-def _kill_tagged(tag: bytes) -> int:
-    """SIGKILL every process whose environment holds ``tag``; Linux only (it
-    reads /proc). Returns how many were signalled."""
-    if not os.path.isdir("/proc"):
-        return 0  # pragma: no cover - macOS: the process group is all we reach
-    killed = 0
-    me = os.getpid()
-    for _ in range(2):  # a second pass for what the first ones were starting
-        found = 0
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit() or int(entry) == me:
-                continue
-            try:
-                with open(f"/proc/{entry}/environ", "rb") as f:
-                    environ = f.read()
-            except OSError:
-                continue  # gone, or not ours to read
-            if tag in environ.split(b"\0"):
-                try:
-                    os.kill(int(entry), signal.SIGKILL)
-                    found += 1
-                except (ProcessLookupError, PermissionError):
-                    pass
-        killed += found
-        if not found:
-            break
-    return killed
+class _Guard:
+    """The host's end of the guard process that stops the binary if the host
+    dies (see ``_reaper``): a pipe only this process holds, written to
+    without blocking."""
+
+    def __init__(self, process: anyio.abc.Process, fd: int) -> None:
+        self._process = process
+        self._fd: int | None = fd
+
+    @classmethod
+    async def start(cls, token: str, grace: float) -> _Guard | None:
+        command = _guard_command(token, grace)
+        if command is None:
+            return None
+        read_end, write_end = os.pipe()  # not inheritable: no other child keeps the host's end open
+        # The guard carries no run tag: a sweep for an enclosing run must
+        # leave it alive to stop this one.
+        env = {k: v for k, v in os.environ.items() if k != RUN_TAG}
+        try:
+            process = await anyio.open_process(
+                command, stdin=read_end, stdout=DEVNULL, stderr=DEVNULL, env=env, start_new_session=True
+            )
+        except BaseException as exc:
+            os.close(write_end)
+            if not isinstance(exc, OSError):
+                raise
+            log.debug("claude_wrap: could not start the guard process", exc_info=True)
+            return None
+        finally:
+            os.close(read_end)
+        os.set_blocking(write_end, False)
+        return cls(process, write_end)
+
+    def _tell(self, line: bytes) -> None:
+        if self._fd is None:
+            return
+        try:
+            os.write(self._fd, line)
+        except OSError:  # the guard is gone: nothing to tell
+            pass
+
+    def watch(self, pid: int) -> None:
+        """The binary is running as ``pid``."""
+        self._tell(b"pid %d\n" % pid)
+
+    def forget(self) -> None:
+        """The binary was reaped: its pid may be reused."""
+        self._tell(b"exited\n")
+
+    def release(self) -> None:
+        """The run was stopped here: the guard exits doing nothing."""
+        self._tell(b"release\n")
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    async def aclose(self) -> None:
+        self.release()
+        with anyio.move_on_after(_GUARD_EXIT_LIMIT, shield=True):
+            await self._process.aclose()
 
 
 class SubprocessTransport(LineTransport):
@@ -194,7 +244,10 @@ class SubprocessTransport(LineTransport):
         self._finalizer: weakref.finalize[Any, Any] | None = None
         self._own_group = False
         self._reading = 0  # receive() calls waiting on the pipes right now
-        self._tag = f"{_RUN_TAG}={os.urandom(12).hex()}".encode()
+        self._token = os.urandom(12).hex()
+        self._tag = f"{RUN_TAG}={self._token}".encode()
+        self._guard: _Guard | None = None
+        self._eof_sent = False
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -204,8 +257,10 @@ class SubprocessTransport(LineTransport):
         if self._user is not None:
             kwargs["user"] = self._user
         env = dict(os.environ if self._env is None else self._env)
-        name, _, value = self._tag.decode().partition("=")
-        env[name] = value
+        env[RUN_TAG] = self._token
+        # The guard first: should this process die from here on, it stops
+        # whatever carries the tag, the binary included.
+        self._guard = await _Guard.start(self._token, self._grace)
         try:
             self._process = await anyio.open_process(
                 self.argv,
@@ -217,12 +272,17 @@ class SubprocessTransport(LineTransport):
                 start_new_session=sys.platform != "win32",
                 **kwargs,
             )
-        except FileNotFoundError as exc:
-            if self._cwd is not None and not os.path.isdir(self._cwd):
-                raise CLIConnectionError(f"Working directory does not exist: {self._cwd}") from exc
-            raise CLINotFoundError("Claude Code not found at", self.argv[0]) from exc
-        except OSError as exc:
-            raise CLIConnectionError(f"Failed to start Claude Code: {exc}") from exc
+        except BaseException as exc:
+            if self._guard is not None:
+                await self._guard.aclose()
+                self._guard = None
+            if isinstance(exc, FileNotFoundError):
+                if self._cwd is not None and not os.path.isdir(self._cwd):
+                    raise CLIConnectionError(f"Working directory does not exist: {self._cwd}") from exc
+                raise CLINotFoundError("Claude Code not found at", self.argv[0]) from exc
+            if isinstance(exc, OSError):
+                raise CLIConnectionError(f"Failed to start Claude Code: {exc}") from exc
+            raise
         pid = self._process.pid
         try:
             # Only signal a group we know the child leads (never a stranger's).
@@ -230,7 +290,9 @@ class SubprocessTransport(LineTransport):
         except (ProcessLookupError, PermissionError, OSError):
             self._own_group = False
         if self._own_group:
-            self._finalizer = weakref.finalize(self, _kill_group, pid, self._tag)
+            if self._guard is not None:
+                self._guard.watch(pid)
+            self._finalizer = weakref.finalize(self, _abandon, os.getpid(), pid, self._tag, self._guard)
 
     @property
     def pid(self) -> int | None:
@@ -271,11 +333,11 @@ class SubprocessTransport(LineTransport):
         proc = self._proc()
         if proc.stdin is not None:
             async with self._write_lock:
+                self._eof_sent = True
                 try:
                     await proc.stdin.aclose()
                 except (anyio.BrokenResourceError, OSError):
                     pass
-
 
     # -- reading -------------------------------------------------------------------
 
@@ -398,6 +460,7 @@ class SubprocessTransport(LineTransport):
             # A receive() in another task is reading both pipes already (a
             # stream takes one reader at a time), so the child cannot block.
             await proc.wait()
+            self._reaped()
             return proc.returncode
         async with anyio.create_task_group() as tg:
             tg.start_soon(self._discard_stdout)
@@ -405,6 +468,7 @@ class SubprocessTransport(LineTransport):
                 tg.start_soon(self._drain_stderr)
             await proc.wait()
             tg.cancel_scope.cancel()
+        self._reaped()
         if not self._stderr_eof:
             # The pipes may outlive the leader (a grandchild holds them); take
             # what is already there without waiting for their EOF.
@@ -455,12 +519,21 @@ class SubprocessTransport(LineTransport):
             except ProcessLookupError:
                 pass
 
-    async def aclose(self) -> None:
+    def _reaped(self) -> None:
+        """The binary's exit was collected: its pid no longer names it."""
+        if self._guard is not None:
+            self._guard.forget()
+
+    async def aclose(self, *, deadline: float | None = None) -> None:
         """Stop the child and everything it started; bounded, never raises.
 
-        Closing stdin first lets the binary flush its session file; SIGTERM
-        and then SIGKILL go to the whole process group, so tool commands and
-        MCP servers the binary started end with it.
+        Everything happens by ``deadline`` (``anyio.current_time()`` clock;
+        default: ``shutdown_grace`` from now), plus the moment a SIGKILL
+        takes to be reaped. Unless its input was closed already, the binary
+        first gets half of that time to exit after EOF (it saves its
+        session); then SIGTERM goes to the whole process group (the binary
+        stops its tools' commands), and at the deadline SIGKILL, so tool
+        commands and MCP servers the binary started end with it.
         """
         if self._closed:
             return
@@ -469,19 +542,22 @@ class SubprocessTransport(LineTransport):
             return
         proc = self._process
         with anyio.CancelScope(shield=True):
+            if deadline is None:
+                deadline = anyio.current_time() + self._grace
             try:
-                if proc.returncode is None:
-                    await self.send_eof()
-                    with anyio.move_on_after(self._grace):
+                if proc.returncode is None and not self._eof_sent:
+                    with anyio.move_on_at(deadline - (deadline - anyio.current_time()) / 2):
+                        await self.send_eof()  # may wait for a write in progress
                         await self.wait()
                 if proc.returncode is None:
                     self._signal_group(signal.SIGTERM)
-                    with anyio.move_on_after(self._grace):
+                    with anyio.move_on_at(deadline):
                         await self.wait()
                 if proc.returncode is None:
                     self._signal_group(signal.SIGKILL)
-                    with anyio.move_on_after(self._grace + 5):
+                    with anyio.move_on_after(_REAP_LIMIT):
                         await proc.wait()
+                        self._reaped()
                 # Whatever the binary left in its group (background commands,
                 # MCP servers) does not outlive it.
                 if self._own_group:
@@ -492,7 +568,7 @@ class SubprocessTransport(LineTransport):
                 # Killed by a signal, the binary stopped none of its tools'
                 # commands, and those run in sessions of their own.
                 if proc.returncode is not None and proc.returncode < 0:
-                    _kill_tagged(self._tag)
+                    kill_tagged(self._tag)
             finally:
                 for stream in (proc.stdin, proc.stdout, proc.stderr):
                     if stream is not None:
@@ -502,3 +578,5 @@ class SubprocessTransport(LineTransport):
                             pass
                 if self._finalizer is not None:
                     self._finalizer.detach()
+                if self._guard is not None:
+                    await self._guard.aclose()

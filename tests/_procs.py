@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
+import sys
+import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def _read(pid: str, name: str) -> str:
@@ -54,3 +58,67 @@ def interrupt_once_running(proc: subprocess.Popen[str], marker: str) -> str:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def child_python_env(**extra: str) -> dict[str, str]:
+    """The environment for a Python child process that must import this
+    checkout's claude_wrap (not another copy installed in the interpreter)."""
+    import claude_wrap
+
+    root = str(Path(claude_wrap.__file__).resolve().parents[1])
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": root if not path else f"{root}{os.pathsep}{path}", **extra}
+
+
+def start_python(script: Path, source: str, config: object = None, **popen: Any) -> subprocess.Popen[str]:
+    """Write ``source`` (dedented) to ``script`` and run it in a Python child
+    that imports this checkout's claude_wrap, with ``config`` as JSON in
+    ``sys.argv[1]`` unless it is ``None``. stdout and stderr are text pipes
+    unless ``popen`` says otherwise."""
+    script.write_text(textwrap.dedent(source))
+    argv = [sys.executable, str(script)] + ([] if config is None else [json.dumps(config)])
+    options: dict[str, Any] = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True, **popen}
+    return subprocess.Popen(argv, env=child_python_env(), **options)
+
+
+def guards_of(host_pid: int) -> list[int]:
+    """The guard processes (``claude_wrap._reaper``) watching ``host_pid``."""
+    found = []
+    for pid in processes_where(cmdline_contains="_reaper.py"):
+        argv = _read(str(pid), "cmdline").split("\0")
+        if str(host_pid) in argv:
+            found.append(pid)
+    return found
+
+
+def environ_tag(pid: int, name: str = "CLAUDE_WRAP_RUN") -> bytes | None:
+    """``NAME=value`` from the environment of ``pid``, if it has it."""
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return None
+    prefix = name.encode() + b"="
+    return next((item for item in environ.split(b"\0") if item.startswith(prefix)), None)
+
+
+def carrying(tag: bytes) -> list[int]:
+    """Live processes (zombies left out: their environment reads empty) whose
+    environment holds ``tag``."""
+    from claude_wrap._reaper import tagged
+
+    return tagged(tag)
+
+
+HOST_DEATHS = ["SIGKILL", "SIGTERM", "group SIGTERM"]
+"""How a host dies: a signal to it, or SIGTERM to its process group (what
+``timeout``, shells, supervisors and container stops send)."""
+
+
+def kill_host(host: subprocess.Popen[str], how: str) -> None:
+    """Kill ``host`` (which leads a process group of its own) as ``how`` says,
+    and reap it."""
+    if how == "group SIGTERM":
+        os.killpg(host.pid, signal.SIGTERM)
+    else:
+        host.send_signal(getattr(signal, how))
+    host.wait(timeout=30)

@@ -49,6 +49,13 @@ log=$(mktemp -d {spawns}/spawn.XXXXXXXX) || exit 97
 printf '%s' "${{EPOCHREALTIME:-0}}" > "$log/start"
 printf '%s' "$$" > "$log/pid"
 printf '%s\\0' "$@" > "$log/argv"
+# The files the binary reads config from, as they are now (a private one is
+# removed when the run ends): compared by content, not by their paths.
+i=0; prev=
+for arg in "$@"; do
+    case "$prev" in --mcp-config|--settings) [ -f "$arg" ] && cp "$arg" "$log/file.$i" ;; esac
+    prev=$arg; i=$((i + 1))
+done
 if [ -r /proc/$$/environ ]; then
     # The environment as the package passed it; bash itself adds SHLVL and _.
     cat /proc/$$/environ > "$log/env"
@@ -117,6 +124,8 @@ class Spawn:
     stdin: list[str]
     stdout: list[str]
     alive_after_exit: bool = False
+    files: list[str] = field(default_factory=list)
+    """The flags whose value was a file: ``argv`` holds its content there."""
 
 
 @dataclass
@@ -291,14 +300,19 @@ def _read_spawns(spawns_dir: Path) -> list[Spawn]:
             return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
         env_items = [item.split("=", 1) for item in text("env").split("\0") if "=" in item]
+        argv = [a for a in text("argv").split("\0")][:-1]
+        files = [i for i in range(len(argv)) if (log / f"file.{i}").exists()]
+        for i in files:
+            argv[i] = text(f"file.{i}")
         spawns.append(
             Spawn(
                 start=float(text("start") or 0),
                 pid=int(text("pid") or 0),
-                argv=[a for a in text("argv").split("\0")][:-1],
+                argv=argv,
                 env={k: v for k, v in env_items},
                 stdin=text("stdin").splitlines(),
                 stdout=text("stdout").splitlines(),
+                files=[argv[i - 1] for i in files],
             )
         )
     return sorted(spawns, key=lambda s: s.start)

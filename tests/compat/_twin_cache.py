@@ -5,7 +5,8 @@ The official package is the reference and does not change between two
 normalised document kept in ``build/twin-cache/``. The key covers all it
 depends on: the program and its spec (and files copied next to it), the
 harness code that runs and normalises it, the official venv's installed
-distributions, the binary (path, size, mtime) and the Python version. A run
+distributions, the binary (path, size, mtime), the Python version and the
+length of the runs' root path. A run
 whose script does not fit is never kept. ``TWIN_CACHE=0`` turns this off.
 """
 
@@ -33,8 +34,10 @@ def _files_under(path: Path) -> list[Path]:
     return sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
 
 
-def key(program: Program, *, official_python: Path, binary: Path) -> str:
-    digest = hashlib.sha256(f"{_FORMAT}\0{program!r}\0{sys.version}".encode())
+def key(program: Program, *, official_python: Path, binary: Path, root: Path) -> str:
+    # The length of the runs' root goes in too: the binary estimates token
+    # counts (context usage) from the length of the paths it shows the model.
+    digest = hashlib.sha256(f"{_FORMAT}\0{program!r}\0{sys.version}\0{len(str(root))}".encode())
     for path in [program.source, *(f for c in program.copy for f in _files_under(c)), *(HERE / n for n in _HARNESS_FILES)]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     site = sorted(str(p.name) for p in official_python.parent.parent.glob("lib/python*/site-packages/*.dist-info"))
@@ -99,7 +102,7 @@ def run_twin_cached(
     """`run_twin`, with the official side from ``cache`` when it is there (and kept there after)."""
     if cache is None or not enabled():
         return run_twin(program, official_python=official_python, binary=binary, root=root, ours_root=ours_root)
-    cache_key = key(program, official_python=official_python, binary=binary)
+    cache_key = key(program, official_python=official_python, binary=binary, root=root)
     official = load(cache, program, cache_key)
     twin = run_twin(program, official_python=official_python, binary=binary, root=root, ours_root=ours_root, official=official)
     if official is None:

@@ -195,6 +195,7 @@ def _stdin(lines: list[str]) -> dict[str, list[Any]]:
 def _spawn(spawn: Spawn) -> dict[str, Any]:
     return {
         "argv": _options(spawn.argv),
+        "argv_files": spawn.files,
         "env": dict(sorted(spawn.env.items())),
         "stdin": _stdin(spawn.stdin),
         "alive_after_exit": spawn.alive_after_exit,

@@ -6,12 +6,13 @@ Every selected twin test's program starts as soon as the first one asks
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from _twin_pool import TwinPool
-from _twin_programs import Entry, official_venv, runs_root
+from _twin_programs import ROOT, Entry, official_venv, runs_root
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +44,9 @@ def twins(
         official_python=official_python,
         examples=official_examples,
         binary=Path(cli_path),
-        root=runs_root("tests"),
+        # One directory per checkout: test runs in other worktrees at the
+        # same time must not remove this one's runs.
+        root=runs_root(f"tests-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:8]}"),
     )
     yield pool
     pool.close()

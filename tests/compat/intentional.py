@@ -51,6 +51,13 @@ INTENTIONAL: tuple[Intentional, ...] = (
     ),
     Intentional(
         "*",
+        "spawns[*].argv_files",
+        "MCP and settings JSON go to the binary as private files (0600, removed after the run), "
+        "never inline in the command line every local user can read; the harness compares "
+        "the files' content as the argv value",
+    ),
+    Intentional(
+        "*",
         "spawns[*].env.CLAUDE_WRAP_RUN",
         "a tag every process the binary starts inherits, so claude_wrap can stop Bash commands "
         "left running in their own sessions when the binary dies",

@@ -165,9 +165,11 @@ def test_the_cache_keeps_fitting_official_runs_under_a_key_of_what_they_depend_o
     binary.write_text("")
     program = Program.from_spec("own-p", source, "programs", {"replies": ["Hi."]})
     changed = Program.from_spec("own-p", source, "programs", {"replies": ["Hello."]})
-    key = _twin_cache.key(program, official_python=official_python, binary=binary)
-    assert key == _twin_cache.key(program, official_python=official_python, binary=binary)
-    assert key != _twin_cache.key(changed, official_python=official_python, binary=binary)
+    root = tmp_path / "runs"
+    key = _twin_cache.key(program, official_python=official_python, binary=binary, root=root)
+    assert key == _twin_cache.key(program, official_python=official_python, binary=binary, root=tmp_path / "else")
+    assert key != _twin_cache.key(changed, official_python=official_python, binary=binary, root=root)
+    assert key != _twin_cache.key(program, official_python=official_python, binary=binary, root=tmp_path / "other")
 
     cache = tmp_path / "cache"
     assert _twin_cache.load(cache, program, key) is None
@@ -178,4 +180,4 @@ def test_the_cache_keeps_fitting_official_runs_under_a_key_of_what_they_depend_o
     assert kept is not None and kept.problems(0) == []
     assert observe(kept)["stdout"] == "hi\n"
     source.write_text("print('changed')\n")
-    assert key != _twin_cache.key(program, official_python=official_python, binary=binary)
+    assert key != _twin_cache.key(program, official_python=official_python, binary=binary, root=root)

@@ -11,9 +11,12 @@ events that the test sets when it ends, so no thread outlives it for long.
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -105,41 +108,54 @@ async def test_a_blocking_sync_hook_stalls_no_other_session(
     assert isinstance(b_messages[-1], ResultMessage) and b_messages[-1].result == text
 
 
-async def test_a_blocking_sync_can_use_tool_ends_at_callback_timeout(
-    scripted_model: ScriptedModel, make_options: Options, workdir: Path, release: threading.Event
-) -> None:
-    returned = threading.Event()
+def _blocking_callback(kind: str, release: threading.Event, returned: threading.Event, **limits: Any) -> Any:
+    """Options whose plain-function ``kind`` callback (a PreToolUse hook
+    that blocks the tool when it fails, or ``can_use_tool``) blocks until
+    the test ends; ``returned`` is set if it ever returns."""
 
-    def decide(tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
+    def blocking(first: Any, second: Any, context: Any) -> Any:
         release.wait(30)
         returned.set()
-        return PermissionResultAllow()
+        return PermissionResultAllow() if kind == "can_use_tool" else {}
 
+    if kind == "can_use_tool":
+        return {"can_use_tool": blocking, **limits}
+    matcher = HookMatcher("Bash", [blocking], on_failure="block")
+    return {"allowed_tools": ["Bash"], "hooks": {"PreToolUse": [matcher]}, **limits}
+
+
+CALLBACK_KINDS = pytest.mark.parametrize("kind", ["can_use_tool", "PreToolUse hook"])
+
+
+@CALLBACK_KINDS
+async def test_a_blocking_sync_callback_ends_at_callback_timeout(
+    kind: str, scripted_model: ScriptedModel, make_options: Options, workdir: Path, release: threading.Event
+) -> None:
+    returned = threading.Event()
     scripted_model.add(bash("touch allowed.txt"), Reply.text("ok"))
-    messages = await run("go", make_options(can_use_tool=decide, callback_timeout=1), limit=25)
+    options = make_options(**_blocking_callback(kind, release, returned, callback_timeout=1))
+    messages = await run("go", options, limit=25)
 
     assert not returned.is_set()  # the run did not wait for the callback
     assert not (workdir / "allowed.txt").exists()
     result = tool_results(messages)[0]
-    assert result.is_error and "callback_timeout" in str(result.content)
+    # The binary words a failed hook its own way, without our reason.
+    says = "callback_timeout" if kind == "can_use_tool" else 'blocking because onFailure is "block"'
+    assert result.is_error and says in str(result.content)
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "ok"
 
 
-async def test_a_blocking_sync_hook_ends_at_turn_timeout(
-    scripted_model: ScriptedModel, make_options: Options, release: threading.Event
+@CALLBACK_KINDS
+async def test_a_blocking_sync_callback_ends_at_turn_timeout(
+    kind: str, scripted_model: ScriptedModel, make_options: Options, workdir: Path, release: threading.Event
 ) -> None:
     returned = threading.Event()
-
-    def stuck(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
-        release.wait(30)
-        returned.set()
-        return {}
-
-    scripted_model.add(bash("echo hi"), Reply.text("never"))
-    options = make_options(allowed_tools=["Bash"], turn_timeout=3, hooks={"PreToolUse": [HookMatcher(None, [stuck])]})
+    scripted_model.add(bash("touch allowed.txt"), Reply.text("never"))
+    options = make_options(**_blocking_callback(kind, release, returned, turn_timeout=3))
     with pytest.raises(TurnTimeoutError):
         await run("go", options, limit=25)
     assert not returned.is_set()
+    assert not (workdir / "allowed.txt").exists()
 
 
 @tool("forever", "Never returns", {})
@@ -219,3 +235,45 @@ async def test_a_stalled_event_loop_does_not_trip_the_idle_watchdog(
     assert stalled
     final = [m for m in messages if isinstance(m, AssistantMessage)]
     assert final and isinstance(messages[-1], ResultMessage) and messages[-1].result == text
+
+
+async def test_a_stalled_event_loop_does_not_time_out_a_prompt_being_written(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    # A prompt far larger than the pipe buffer waits for the binary (stopped
+    # for a moment, so the write surely waits); then plain blocking code
+    # holds the event loop for 3 s, past idle_timeout=1, while the binary,
+    # running again, takes the input in. The write goes on where it was.
+    prompt = "x" * 2_000_000
+    scripted_model.add(Reply.text("read it"))
+    written = stalled = False
+
+    async with ClaudeSDKClient(make_options(idle_timeout=1)) as client:
+        pid = client.pid
+        assert pid is not None
+
+        async def write() -> None:
+            nonlocal written
+            await client.query(prompt)
+            written = True
+
+        async def stall() -> None:
+            nonlocal stalled
+            await anyio.wait_all_tasks_blocked()  # the write waits for the pipe
+            assert not written
+            os.kill(pid, signal.SIGCONT)
+            time.sleep(3)  # blocking on purpose: the event loop does nothing meanwhile
+            stalled = True
+
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            with anyio.fail_after(60):
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(write)
+                    tg.start_soon(stall)
+                messages = [m async for m in client.receive_response()]
+        finally:
+            with suppress(ProcessLookupError):  # killed as a binary that took no input
+                os.kill(pid, signal.SIGCONT)
+    assert stalled and written
+    assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "read it"

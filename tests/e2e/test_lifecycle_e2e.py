@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _procs import interrupt_once_running, processes_where, wait_until
+from _procs import guards_of, interrupt_once_running, processes_where, start_python, wait_until
 
 from claude_wrap.testing import Reply, ScriptedModel
 
@@ -26,22 +25,8 @@ options = ClaudeAgentOptions(env=config["env"], cwd=config["cwd"], setting_sourc
 """
 
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
 def _run_script(tmp_path: Path, body: str, config: dict[str, Any]) -> subprocess.Popen[str]:
-    import json
-
-    script = tmp_path / "owner.py"
-    script.write_text(SCRIPT_HEAD + textwrap.dedent(body))
-    return subprocess.Popen(
-        [sys.executable, str(script), json.dumps(config)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},  # this checkout's claude_wrap, not another installed copy
-    )
-
+    return start_python(tmp_path / "owner.py", SCRIPT_HEAD + textwrap.dedent(body), config)
 
 
 @pytest.mark.parametrize("backend", ["asyncio", "trio"])
@@ -92,6 +77,7 @@ def test_interpreter_exit_with_an_open_client_leaves_no_process(
     pid = int(stdout.split()[0])
     wait_until(lambda: not os.path.exists(f"/proc/{pid}") or "Z" in _state(pid), limit=10)
     assert processes_where(cwd=workdir) == []
+    wait_until(lambda: not guards_of(proc.pid), limit=10, what="the guard outlived its host")
 
 
 def _state(pid: int) -> str:

@@ -53,6 +53,19 @@ def _cmdline(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
 
 
+async def _run_noting_processes(options: ClaudeAgentOptions, workdir: Path) -> tuple[list[Any], list[tuple[str, list[str]]]]:
+    """Every message of one run, and the executable and command line of each
+    process working in ``workdir`` once the binary has started up."""
+    messages: list[Any] = []
+    processes: list[tuple[str, list[str]]] = []
+    with anyio.fail_after(90):
+        async for message in query(prompt="go", options=options):
+            messages.append(message)
+            if InitSystemMessage.of(message) is not None:
+                processes += [(os.path.realpath(f"/proc/{p}/exe"), _cmdline(p)) for p in processes_where(cwd=workdir)]
+    return messages, processes
+
+
 async def test_secrets_stay_out_of_logs_and_the_command_line(
     scripted_model: ScriptedModel,
     make_options: Options,
@@ -79,13 +92,8 @@ async def test_secrets_stay_out_of_logs_and_the_command_line(
         stderr=lambda line: logging.getLogger("claude_wrap").debug("stderr: %s", line),
     )
     caplog.set_level(logging.DEBUG, logger="claude_wrap")
-    cmdlines: list[list[str]] = []
-    messages: list[Any] = []
-    with anyio.fail_after(90):
-        async for message in query(prompt="go", options=options):
-            messages.append(message)
-            if InitSystemMessage.of(message) is not None:
-                cmdlines += [_cmdline(pid) for pid in processes_where(cwd=workdir)]
+    messages, processes = await _run_noting_processes(options, workdir)
+    cmdlines = [argv for _, argv in processes]
     assert isinstance(messages[-1], ResultMessage) and not messages[-1].is_error
     assert scripted_model.main_requests[0].headers.get("x-api-key") == KEY  # the key did reach the binary
 
@@ -150,3 +158,48 @@ async def test_long_prompt_file_private_during_and_removed_after_with_unicode_pa
     results = [b for m in messages if isinstance(m, UserMessage) and isinstance(m.content, list) for b in m.content]
     assert any(isinstance(b, ToolResultBlock) and "note from the extra dir" in str(b.content) for b in results)
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "read it"
+
+
+ARG_SECRET = "sk-ant-api03-CLAUDEWRAPARGSECRET-1a2b3c4d"
+URL_SECRET = "CLAUDEWRAPURLTOKEN7f6e5d4c3b2a1908"
+ENV_SECRET = "claude-wrap-settings-value-0a9b8c7d6e5f"
+
+
+async def test_secrets_under_any_name_stay_out_of_the_command_line(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path, cli_path: str
+) -> None:
+    # Three shapes that no key name gives away: a token in an MCP server's
+    # args, one in an MCP URL's query, and a settings env value under an
+    # ordinary name. Each must still work: the servers answer, the setting applies.
+    from http_mcp_server import HttpMcpServer
+
+    probe = str(Path(__file__).with_name("probe_mcp_server.py"))
+    scripted_model.add(
+        Reply.tool_use("mcp__probe__argv", {}),
+        Reply.tool_use("mcp__web__whoami", {}),
+        Reply.tool_use("Bash", {"command": "echo settings said $ORDINARY_NAME", "description": "x"}),
+        Reply.text("done"),
+    )
+    with HttpMcpServer(URL_SECRET) as web:
+        options = make_options(
+            mcp_servers={
+                "probe": {"type": "stdio", "command": sys.executable, "args": [probe, "--api-key", ARG_SECRET]},
+                "web": {"type": "http", "url": web.url},
+            },
+            settings={"env": {"ORDINARY_NAME": ENV_SECRET}},
+            allowed_tools=["mcp__probe__argv", "mcp__web__whoami", "Bash"],
+        )
+        shown = str(options.explain())
+        messages, processes = await _run_noting_processes(options, workdir)
+    assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "done"
+    texts = [str(b.content) for m in messages if isinstance(m, UserMessage) and isinstance(m.content, list) for b in m.content if isinstance(b, ToolResultBlock)]
+    assert ARG_SECRET in texts[0]  # the server got its args
+    assert "caller holds the token" in texts[1] and web.refused == 0  # the URL reached it whole
+    assert f"settings said {ENV_SECRET}" in texts[2]  # the settings applied
+
+    (argv,) = [argv for exe, argv in processes if exe == os.path.realpath(cli_path)]  # the binary's
+    for secret in (ARG_SECRET, URL_SECRET, ENV_SECRET):
+        assert not any(secret in word for word in argv), argv  # /proc/<pid>/cmdline: readable by every local user
+        assert secret not in shown  # explain() redacts all three
+    files = [argv[argv.index(flag) + 1] for flag in ("--mcp-config", "--settings")]
+    assert all(not os.path.exists(f) for f in files)  # removed with the run

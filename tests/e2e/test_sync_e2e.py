@@ -6,16 +6,13 @@ import asyncio
 import json
 import os
 import signal
-import subprocess
-import sys
-import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _procs import interrupt_once_running, processes_where
+from _procs import interrupt_once_running, processes_where, start_python
 
 from claude_wrap import (
     AssistantMessage,
@@ -156,12 +153,8 @@ def test_ctrl_c_leaves_no_process(kind: str, scripted_model: ScriptedModel, tmp_
     scripted_model.add(
         Reply.tool_use("Bash", {"command": f"python3 -c 'import time; time.sleep(120)' {marker}", "description": "w"})
     )
-    script = tmp_path / "owner.py"
-    script.write_text(textwrap.dedent(SCRIPT))
     config = {"env": scripted_model.env(tmp_path / "home"), "cwd": str(workdir), "kind": kind}
-    proc = subprocess.Popen(
-        [sys.executable, str(script), json.dumps(config)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    proc = start_python(tmp_path / "owner.py", SCRIPT, config)
     stderr = interrupt_once_running(proc, marker)
     assert "KeyboardInterrupt" in stderr
     assert processes_where(cmdline_contains=marker) == []

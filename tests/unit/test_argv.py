@@ -125,9 +125,10 @@ def test_option_flags(fields: dict[str, Any], expected: list[str]) -> None:
     assert flags(**fields) == expected
 
 
-def test_settings_dict_is_passed_as_json() -> None:
+def test_settings_dict_is_passed_as_json_in_a_private_file() -> None:
     settings = {"permissions": {"allow": ["Bash(ls:*)"]}, "env": {"A": "1"}}
-    assert json.loads(value_after(flags(settings=settings), "--settings")) == settings
+    launch = build_launch(ClaudeAgentOptions(settings=settings), CLI)
+    assert json.loads(launch.files[value_after(launch.argv, "--settings")]) == settings
 
 
 def test_output_format_becomes_json_schema() -> None:

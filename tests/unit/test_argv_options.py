@@ -106,7 +106,7 @@ def test_sandbox_merges_into_settings(kind: str, tmp_path: Path) -> None:
     if kind == "file":
         (tmp_path / "settings.json").write_text("\ufeff" + json.dumps(base), encoding="utf-8")
         settings = "settings.json"  # read relative to cwd, with or without a BOM, as the binary reads it
-    argv = launch(settings=settings, sandbox={"enabled": True, "excludedCommands": ["git"]}, cwd=tmp_path).argv
+    argv = launch(settings=settings, sandbox={"enabled": True, "excludedCommands": ["git"]}, cwd=tmp_path).inlined()
     merged = json.loads(after(argv, "--settings"))
     assert merged["sandbox"] == {"enabled": True, "excludedCommands": ["git"]}
     assert merged.get("env") == (None if kind == "none" else {"A": "1"})
@@ -238,3 +238,68 @@ def test_client_app_is_an_environment_variable_and_must_be_header_safe() -> None
         options = ClaudeAgentOptions(client_app=bad)  # accepted, as by the official package
         with pytest.raises(ValueError, match="client_app must be HTTP-header safe"):
             build_launch(options, "claude")
+
+
+# -- NUL bytes ---------------------------------------------------------------------------------
+
+# Our own options that reach the command line or initialize, beside the official cases.
+_OUR_STRINGS = {
+    "append_system_prompt": "more",
+    "append_subagent_system_prompt": "sub",
+    "agent": "reviewer",
+    "debug_file": "debug.log",
+    "user": "nobody",
+    "plan_mode_instructions": "plan",
+    "title": "a title",
+    "tool_aliases": {"Bash": "mcp__ws__bash"},
+}
+
+
+def _with_a_nul(value: Any, *, keys: bool = False) -> Any:
+    """Each copy of ``value`` with a NUL put into one of its strings (or of
+    its keys, for a mapping of free names)."""
+    if isinstance(value, str):
+        yield value + "\0"
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            for changed in _with_a_nul(item):
+                yield [*value[:i], changed, *value[i + 1 :]]
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if key == "type":
+                continue  # a different kind of config, not the same one with a NUL
+            for changed in _with_a_nul(item):
+                yield {**value, key: changed}
+            if keys and isinstance(key, str):
+                yield {(k + "\0" if k == key else k): v for k, v in value.items()}
+
+
+def _nul_variants() -> Any:
+    import option_cases
+
+    import claude_wrap
+
+    all_cases = {**option_cases.cases(claude_wrap), **{f"ours_{k}": {k: v} for k, v in _OUR_STRINGS.items()}}
+    for name, kwargs in sorted(all_cases.items()):
+        for field_name, value in kwargs.items():
+            for changed in _with_a_nul(value, keys=field_name in ("env", "extra_args", "tool_aliases")):
+                yield pytest.param(field_name, {**kwargs, field_name: changed}, id=f"{name}-{field_name}")
+
+
+@pytest.mark.filterwarnings("ignore::claude_wrap.OptionsWarning")
+@pytest.mark.parametrize(("field_name", "kwargs"), list(_nul_variants()))
+def test_a_nul_byte_is_an_error_naming_the_option_or_never_reaches_argv_or_env(
+    field_name: str, kwargs: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A NUL cannot be part of any argument or variable of a process: it must
+    # be refused by name before the spawn, not escape as "embedded null byte".
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "settings.json").write_text("{}")
+    try:
+        made = build_launch(ClaudeAgentOptions(**kwargs), "claude", check_cwd=False)
+    except (ValueError, TypeError) as exc:
+        # Ours name the option; a skill name is refused as the official package refuses it.
+        assert f"ClaudeAgentOptions.{field_name}" in str(exc) or str(exc).startswith("Invalid skill name")
+        return
+    words = [*made.argv, *made.env, *made.env.values(), *(made.cwd or "")]
+    assert not any("\0" in w for w in words), f"{field_name} put a NUL into the command line or environment"

@@ -40,7 +40,14 @@ from claude_wrap import (
     UserMessage,
     decode_line,
 )
-from claude_wrap._codec import ControlCancel, ControlRequestIn, ControlResponseIn, decode_frame, decode_value
+from claude_wrap._codec import (
+    ControlCancel,
+    ControlRequestIn,
+    ControlResponseIn,
+    decode_frame,
+    decode_value,
+    without_lone_surrogates,
+)
 from claude_wrap._messages import ContentBlock, Message
 
 # fmt: off
@@ -553,6 +560,58 @@ def test_deeply_nested_json_does_not_escape_as_recursion_error() -> None:
     except CLIJSONDecodeError:
         return
     assert isinstance(result, TYPED)
+
+
+# -- lone surrogates ---------------------------------------------------------------------------
+
+
+def _readable(text: str) -> str:
+    """``text`` as msgspec reads a repaired line: each lone surrogate as U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["cut \ud83c", "\udf89 low first", "\ud83c\ud83c\udf89 high, then a pair", "end \ud83c\ud83c", "\udc00"],
+)
+def test_lone_surrogate_escapes_read_as_replacement_characters(text: str) -> None:
+    # What a JavaScript tool writes when it cuts a string inside an emoji: valid JSON.
+    line = json.dumps(_assistant_frame(text)).encode()
+    message = decode_frame(line)
+    assert isinstance(message, AssistantMessage)
+    assert message.content == [TextBlock(text=_readable(text))]
+    assert "\ufffd" in message.content[0].text  # type: ignore[union-attr]
+
+
+def test_lone_surrogates_anywhere_in_any_frame_kind() -> None:
+    system = decode_frame(json.dumps({"type": "system", "subtype": "init", "cwd": "/x\ud800"}).encode())
+    assert isinstance(system, SystemMessage) and system.data["cwd"] == "/x\ufffd"
+    request = decode_frame(
+        json.dumps({"type": "control_request", "request_id": "r", "request": {"subtype": "x", "v": "\udbff"}}).encode()
+    )
+    assert type(request).__name__ == "ControlRequestIn"
+    malformed = decode_frame(json.dumps({"type": "result", "subtype": 5, "note": "\ud83c"}).encode())
+    assert isinstance(malformed, UnknownMessage) and malformed.error and malformed.data["note"] == "\ufffd"
+
+
+@pytest.mark.parametrize("text", ["\\ud83c", "\\\\ud83c", "C:\\ud83c\\temp"])
+def test_an_escaped_backslash_before_u_is_no_surrogate(text: str) -> None:
+    line = json.dumps(_assistant_frame(text)).encode()
+    assert without_lone_surrogates(line) is None
+    assert decode_frame(line).content == [TextBlock(text=text)]  # type: ignore[union-attr]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0xD800, 0xDFFF) | st.integers(0, 0x10FFFF), max_size=40).map(lambda cps: "".join(map(chr, cps))))
+def test_any_text_with_lone_surrogates_decodes(text: str) -> None:
+    line = json.dumps(_assistant_frame(text)).encode()  # ensure_ascii: every surrogate escaped
+    message = decode_frame(line)
+    assert isinstance(message, AssistantMessage)
+    assert message.content == [TextBlock(text=_readable(text))]
+
+
+def _assistant_frame(text: str) -> dict[str, Any]:
+    return {"type": "assistant", "message": {"model": "m", "content": [{"type": "text", "text": text}]}, "session_id": "s"}
 
 
 # -- big frames and round trips ---------------------------------------------------------------

@@ -19,6 +19,8 @@ from claude_wrap import (
     AssistantMessage,
     ClaudeAgentOptions,
     ClaudeSDKClient,
+    CLIJSONDecodeError,
+    ControlTimeoutError,
     ProcessError,
     ResultError,
     query,
@@ -135,3 +137,50 @@ async def test_client_on_a_binary_that_dies_mid_turn(tmp_path: Path) -> None:
     assert info.value.exit_code == 5
     assert "panic: the stand-in crashed" in str(info.value)
 
+
+
+# Says why on stderr, then never answers the handshake.
+SILENT_AT_START = """\
+#!/bin/sh
+echo "warning: cannot reach the settings server" >&2
+exec sleep 60
+"""
+
+# Answers the handshake, says something on stderr, and a moment later
+# writes a line larger than the buffer limit.
+FLOODS_STDOUT = """\
+import json, sys, time
+
+for line in sys.stdin:
+    frame = json.loads(line)
+    if frame.get("type") == "control_request":
+        reply = {"subtype": "success", "request_id": frame["request_id"], "response": {}}
+        sys.stdout.write(json.dumps({"type": "control_response", "response": reply}) + "\\n")
+        sys.stdout.flush()
+    elif frame.get("type") == "user":
+        sys.stderr.write("debug: dumping the whole context\\n")
+        sys.stderr.flush()
+        time.sleep(0.5)
+        sys.stdout.write('{"type": "assistant", "pad": "' + "x" * 4096 + '"}\\n')
+        sys.stdout.flush()
+"""
+
+
+async def test_a_handshake_timeout_carries_the_stderr_tail(tmp_path: Path) -> None:
+    options = ClaudeAgentOptions(cli_path=_binary(tmp_path, SILENT_AT_START), initialize_timeout=1.5)
+    with anyio.fail_after(30), pytest.raises(ControlTimeoutError) as info:
+        await _query(options)
+    text = "warning: cannot reach the settings server"
+    assert str(info.value).startswith("Control request timeout: initialize")
+    assert f"\nError output: {text}" in str(info.value)
+    assert info.value.stderr is not None and text in info.value.stderr
+    assert info.value.subtype == "initialize" and info.value.timeout == 1.5
+
+
+async def test_a_line_too_long_carries_the_stderr_tail(tmp_path: Path) -> None:
+    options = ClaudeAgentOptions(cli_path=_binary(tmp_path, FLOODS_STDOUT), max_buffer_size=1024)
+    with anyio.fail_after(30), pytest.raises(CLIJSONDecodeError) as info:
+        await _query(options)
+    assert str(info.value).startswith("Failed to decode JSON: JSON message exceeded maximum buffer size")
+    assert "\nError output: debug: dumping the whole context" in str(info.value)
+    assert info.value.stderr is not None and "dumping the whole context" in info.value.stderr

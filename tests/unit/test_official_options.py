@@ -103,7 +103,9 @@ def _ours(kwargs: dict[str, Any], workdir: Path) -> dict[str, Any]:
     plane = control_plane(options)
     text = json.dumps(
         {
-            "argv": launch.argv[1:],
+            # MCP and settings JSON go through private files (never the
+            # command line): compared by what the binary reads from them.
+            "argv": launch.inlined()[1:],
             "env_changes": launch.env_changes,
             "initialize": {"subtype": "initialize", **initialize_request(launch.initialize, plane)},
         }
@@ -126,5 +128,15 @@ def test_launch_matches_the_official_package(name: str, tmp_path: Path, monkeypa
 
     theirs = OFFICIAL["launches"][name]
     assert ours["argv"] == theirs["argv"]
+    # The one difference on purpose: where the official package passes JSON
+    # inline, ours passes a private file holding the same text.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OptionsWarning)  # counted above
+        launch = build_launch(ClaudeAgentOptions(**kwargs), "claude")
+    for flag in ("--mcp-config", "--settings"):
+        if flag in theirs["argv"]:
+            official = theirs["argv"][theirs["argv"].index(flag) + 1]
+            passed = launch.argv[launch.argv.index(flag) + 1]
+            assert (passed in launch.files) == official.lstrip().startswith("{"), (flag, official, passed)
     assert ours["env_changes"] == theirs["env_changes"]
     assert ours["initialize"] == theirs["initialize"]

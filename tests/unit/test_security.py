@@ -182,7 +182,7 @@ hostile_values = st.sampled_from(
         "--",
         "-- --help",
     ]
-) | st.text(min_size=0, max_size=20).map(lambda s: "-" + s)
+) | st.text(st.characters(exclude_characters="\0"), min_size=0, max_size=20).map(lambda s: "-" + s)  # NUL: refused by name
 
 
 def _flag_names(argv: list[str]) -> list[str]:
@@ -281,12 +281,75 @@ def test_explain_redacts_secrets_in_env_urls_and_json_flags(tmp_path: Path) -> N
     assert explanation.argv[explanation.argv.index("--mcp-config") + 1].startswith("<temp file")
 
 
-def test_explain_redacts_json_flags_shown_inline() -> None:
-    # A settings string is passed as given; if it is inline JSON, explain() still redacts it.
-    raw = json.dumps({"env": {"MY_TOKEN": SECRET, "PLAIN": "shown"}, "apiUrl": f"https://a:{SECRET}@h"})
-    explanation = ClaudeAgentOptions(settings=raw).explain()
-    shown = json.loads(explanation.argv[explanation.argv.index("--settings") + 1])
-    assert shown == {"env": {"MY_TOKEN": "<redacted>", "PLAIN": "shown"}, "apiUrl": "https://a:<redacted>@h"}
+def _shown_file(argv: list[str], flag: str) -> Any:
+    shown = argv[argv.index(flag) + 1]
+    assert shown.startswith("<temp file: ") and shown.endswith(">")
+    return json.loads(shown[len("<temp file: ") : -1])
+
+
+def test_explain_shows_json_files_redacted_by_name_and_by_shape() -> None:
+    raw = json.dumps(
+        {
+            "env": {"MY_TOKEN": SECRET, "PLAIN": "shown", "ORDINARY": f"{SECRET}-plain", "HEX": "b1a628cd698de4f916a56bfade40e63fc539fd07"},
+            "apiUrl": f"https://a:{SECRET}@h",
+        }
+    )
+    servers = {
+        "args": {"command": "srv", "args": ["--api-key", "hunter2", "--token=abc", "--port", "8080"]},
+        "url": {"type": "http", "url": "https://mcp.local/x?access_token=t0k3n&team=blue", "headers": {"Authorization": "Bearer x"}},
+    }
+    argv = ClaudeAgentOptions(settings=raw, mcp_servers=servers).explain().argv  # type: ignore[arg-type]
+    assert _shown_file(argv, "--settings") == {
+        "env": {"MY_TOKEN": "<redacted>", "PLAIN": "shown", "ORDINARY": "<redacted>", "HEX": "<redacted>"},
+        "apiUrl": "https://a:<redacted>@h",
+    }
+    mcp = _shown_file(argv, "--mcp-config")["mcpServers"]
+    assert mcp["args"]["args"] == ["--api-key", "<redacted>", "--token=<redacted>", "--port", "8080"]
+    assert mcp["url"]["url"] == "https://mcp.local/x?access_token=<redacted>&team=blue"
+    assert mcp["url"]["headers"] == {"Authorization": "<redacted>"}
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (f"x {SECRET} y", "x <redacted> y"),
+        ("ghp_abcdefghijklmnopqrstuvwxyz0123", "<redacted>"),
+        ("xoxb-1234567890-abcdefghij", "<redacted>"),
+        ("AKIAIOSFODNN7EXAMPLE", "<redacted>"),
+        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlMTIz", "<redacted>"),
+        ("Authorization: Bearer abc.def-123", "Authorization: <redacted>"),
+        ("curl -H 'x: y' --password=hunter2", "curl -H 'x: y' --password=<redacted>"),
+        ("wss://h/socket?sig=abcdef&v=2", "wss://h/socket?sig=<redacted>&v=2"),
+        ("zONBI6VMbxx6BQ3mc-VSz2RS_qojfsL4", "<redacted>"),  # a base64url token of no known kind
+        # Kept: what only looks long or odd.
+        ("11111111-2222-4333-8444-555555555555", "11111111-2222-4333-8444-555555555555"),
+        ("claude-sonnet-4-5-20250929", "claude-sonnet-4-5-20250929"),
+        ("--max-thinking-tokens", "--max-thinking-tokens"),
+        ("/home/me/.cache/claude-wrap/claude-code/2.1.332/linux-x64/claude", "/home/me/.cache/claude-wrap/claude-code/2.1.332/linux-x64/claude"),
+        ("mcp__my_server__some_long_tool_name_v2", "mcp__my_server__some_long_tool_name_v2"),
+    ],
+)
+def test_secrets_are_redacted_by_shape(text: str, shown: str) -> None:
+    from claude_wrap._redact import redact_text
+
+    assert redact_text(text) == shown
+
+
+def test_explain_redacts_env_and_argv_by_shape(tmp_path: Path) -> None:
+    options = ClaudeAgentOptions(
+        env={"DEPLOY_NOTE": f"use {SECRET}", "ENDPOINT": "https://h/v1?api_key=abc123", "COUNT": "3"},
+        extra_args={"api-key": "hunter2", "url": "https://u:pw@h"},
+        system_prompt="Be brief.",
+        cli_path=str(tmp_path / "claude"),
+    )
+    explanation = options.explain()
+    assert explanation.env_changes["DEPLOY_NOTE"] == "use <redacted>"
+    assert explanation.env_changes["ENDPOINT"] == "https://h/v1?api_key=<redacted>"
+    assert explanation.env_changes["COUNT"] == "3"
+    argv = explanation.argv
+    assert argv[argv.index("--api-key") + 1] == "<redacted>"
+    assert argv[argv.index("--url") + 1] == "https://u:<redacted>@h"
+    assert argv[argv.index("--system-prompt") + 1] == "Be brief."
 
 
 def test_json_flags_with_secrets_go_through_private_files_not_the_command_line(tmp_path: Path) -> None:
@@ -308,10 +371,32 @@ def test_json_flags_with_secrets_go_through_private_files_not_the_command_line(t
     assert not os.path.exists(os.path.dirname(paths[0]))
 
 
-def test_json_flags_without_secrets_stay_inline() -> None:
-    launch = build_launch(ClaudeAgentOptions(settings={"env": {"A": "1"}}, mcp_servers={"x": {"command": "srv"}}), CLI)
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"mcp_servers": {"x": {"command": "srv", "args": ["--api-key", "plain-value"]}}},
+        {"mcp_servers": {"x": {"type": "sse", "url": "https://h/sse?access_token=plain-value"}}},
+        {"mcp_servers": {"x": {"command": "srv"}}},  # nothing secret: a file all the same
+        {"settings": {"env": {"ORDINARY_NAME": "plain-value"}}},
+        {"settings": json.dumps({"env": {"ORDINARY_NAME": "plain-value"}})},
+        {"settings": {"env": {"A": "1"}}, "sandbox": {"enabled": True}},
+    ],
+)
+def test_mcp_and_settings_json_always_go_through_private_files(fields: dict[str, Any]) -> None:
+    # Whatever the key names: a secret can sit in an MCP server's args, in a
+    # URL's query, or in settings env under any name.
+    launch = build_launch(ClaudeAgentOptions(**fields), CLI)
+    flag = "--mcp-config" if "mcp_servers" in fields else "--settings"
+    assert launch.argv[launch.argv.index(flag) + 1] in launch.files
+    assert not any("plain-value" in a or a.startswith("{") for a in launch.argv)
+    assert json.loads(launch.inlined()[launch.argv.index(flag) + 1])  # the same JSON, in the file
+
+
+def test_a_settings_path_stays_a_path(tmp_path: Path) -> None:
+    launch = build_launch(ClaudeAgentOptions(settings="settings.json", mcp_servers=tmp_path / "mcp.json"), CLI)
     assert launch.files == {}
-    assert json.loads(launch.argv[launch.argv.index("--settings") + 1]) == {"env": {"A": "1"}}
+    assert launch.argv[launch.argv.index("--settings") + 1] == "settings.json"
+    assert launch.argv[launch.argv.index("--mcp-config") + 1] == str(tmp_path / "mcp.json")
 
 
 def test_base_args_and_the_minimal_prompt_are_the_only_fixed_flags() -> None:

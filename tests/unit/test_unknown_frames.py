@@ -163,6 +163,19 @@ out({"type": "system", "subtype": "init", "session_id": "s"})
 out(ASSISTANT)
 if mode == "partial-result":
     out(RESULT, newline=False)  # the last line has no newline
+elif mode == "surrogate":
+    out(dict(ASSISTANT, message=dict(ASSISTANT["message"], content=[{"type": "text", "text": "cut \\ud83c"}])))
+    out(RESULT)
+elif mode == "bad-lines":
+    # One healthy run with bad lines in the middle, each followed by good ones.
+    cut = dict(ASSISTANT, message=dict(ASSISTANT["message"], content=[{"type": "text", "text": "cut \\ud83c|\\udf89|\\\\ud83c"}]))
+    out(cut)  # json.dumps escapes lone surrogates, as JavaScript does
+    os.write(1, b'[SandboxDebug] stray console output\\n')
+    os.write(1, b'{"type": "assistant", "message": "\\xff\\xfe"}\\n')  # invalid UTF-8
+    os.write(1, b'{"type": "user", "x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}\\n")  # nested too deeply
+    os.write(1, b'{"type": "assistant", oops}\\n')  # not JSON
+    out(ASSISTANT)
+    out(RESULT)
 else:  # "truncated": a frame cut off mid-way, then exit 0
     os.write(1, b'{"type": "assistant", "message": {"id": "m2", "con')
 """
@@ -217,14 +230,80 @@ async def test_partial_last_line_at_eof_is_still_a_message(tmp_path: Path) -> No
     assert _gone(int(pid_file.read_text()))
 
 
-async def test_truncated_last_frame_is_a_typed_decode_error(tmp_path: Path) -> None:
+async def test_truncated_last_frame_is_handed_out_and_the_missing_result_is_an_error(tmp_path: Path) -> None:
     options, pid_file = _options(tmp_path, "truncated")
     seen: list[Any] = []
-    with pytest.raises(CLIJSONDecodeError) as info:
+    with pytest.raises(ProcessError, match="before the turn's result"):
         with anyio.fail_after(30):
             async for message in query(prompt="hi", options=options):
                 seen.append(message)
-    assert [type(m) for m in seen] == [SystemMessage, AssistantMessage]
-    line = info.value.line
-    assert (line if isinstance(line, bytes) else line.encode()).startswith(b'{"type": "assistant", "message"')
+    assert [type(m) for m in seen] == [SystemMessage, AssistantMessage, UnknownMessage]
+    cut = seen[-1]
+    assert cut.type == "" and cut.error and cut.error.startswith("undecodable stdout line")
+    assert cut.data["line"].startswith('{"type": "assistant", "message"')
     assert _gone(int(pid_file.read_text()))
+
+
+def _check_bad_lines_run(messages: list[Any]) -> None:
+    """What the "bad-lines" run hands out: every good line, each bad one in
+    its place as an ``UnknownMessage`` saying why, and the result."""
+    assert [type(m).__name__ for m in messages] == [
+        "SystemMessage",
+        "AssistantMessage",
+        "AssistantMessage",  # lone surrogates repaired
+        "UnknownMessage",  # invalid UTF-8
+        "UnknownMessage",  # nested too deeply
+        "UnknownMessage",  # not JSON
+        "AssistantMessage",
+        "ResultMessage",
+    ]
+    assert messages[2].content == [TextBlock(text="cut \ufffd|\ufffd|\\ud83c")]
+    bad = messages[3:6]
+    assert all(m.type == "" and m.subtype is None and m.error.startswith("undecodable stdout line: ") for m in bad)
+    assert "UTF-8" in bad[0].error
+    assert bad[1].data["line"].startswith('{"type": "user", "x": [[[') and len(bad[1].data["line"]) <= 512
+    assert bad[2].data == {"line": '{"type": "assistant", oops}'}
+    assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "hello" and not messages[-1].is_error
+
+
+async def test_bad_lines_do_not_end_a_healthy_query(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    options, pid_file = _options(tmp_path, "bad-lines")
+    with anyio.fail_after(60):
+        messages = [m async for m in query(prompt="hi", options=options)]
+    _check_bad_lines_run(messages)
+    assert _gone(int(pid_file.read_text()))
+    # The undecodable lines are logged as warnings; the repaired one and the stray text are not.
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len([w for w in warned if "could not be decoded" in w]) == 3
+
+
+async def test_bad_lines_do_not_end_a_client_turn(tmp_path: Path) -> None:
+    options, _ = _options(tmp_path, "bad-lines")
+    with anyio.fail_after(60):
+        async with ClaudeSDKClient(options) as client:
+            await client.query("hi")
+            _check_bad_lines_run([m async for m in client.receive_response()])
+
+
+_BOTH_PACKAGES = """
+import anyio
+async def main():
+    options = sdk.ClaudeAgentOptions(cli_path=args["cli"], env=args["env"], cwd=args["cwd"])
+    seen = []
+    try:
+        async for m in sdk.query(prompt="hi", options=options):
+            seen.append(type(m).__name__)
+    except Exception as exc:
+        seen.append("raised " + type(exc).__name__)
+    emit(seen)
+anyio.run(main)
+"""
+
+
+def test_a_lone_surrogate_completes_the_run_on_both_packages(tmp_path: Path) -> None:
+    from _official import run_both
+
+    options, _ = _options(tmp_path, "surrogate")
+    args = {"cli": str(options.cli_path), "env": options.env, "cwd": str(tmp_path)}
+    official, ours = run_both(_BOTH_PACKAGES, args)
+    assert official == ours == ["SystemMessage", "AssistantMessage", "AssistantMessage", "ResultMessage"]

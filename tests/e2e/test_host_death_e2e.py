@@ -1,0 +1,86 @@
+"""The binary and everything it started die with the host, however it dies.
+
+A host process runs ``query()`` (or a ``ClaudeSDKClient``) against the real
+binary and the scripted model; the model has the Bash tool start a child in
+the background and then run a long command in the foreground, each in a
+session of the tool's own. The test then SIGKILLs the host, SIGTERMs it, or
+SIGTERMs its whole process group (what ``timeout``, shells, supervisors and
+container stops send), and checks that no process carrying the run's
+environment tag survives, the guard included.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from _procs import carrying, environ_tag, guards_of, kill_host, processes_where, start_python, wait_until
+
+from claude_wrap.testing import Reply, ScriptedModel
+
+pytestmark = pytest.mark.e2e
+
+LEFTOVER_BOUND = 30.0  # a hang guard: the binary takes a few seconds to stop its tools on SIGTERM
+
+HOST = """
+import json, sys, anyio
+from claude_wrap import ClaudeAgentOptions, ClaudeSDKClient, query
+
+config = json.loads(sys.argv[1])
+options = ClaudeAgentOptions(env=config["env"], cwd=config["cwd"], setting_sources=[], allowed_tools=["Bash"])
+
+async def main():
+    if config["api"] == "query":
+        async for message in query(prompt="run it", options=options):
+            pass
+    else:
+        async with ClaudeSDKClient(options) as client:
+            await client.query("run it")
+            async for message in client.receive_response():
+                pass
+
+anyio.run(main, backend=config["backend"])
+"""
+
+
+def _sleeper(marker: str) -> str:
+    return f"python3 -c 'import time; time.sleep(300)' {marker}"
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+@pytest.mark.parametrize(
+    ("how", "api"), [("SIGKILL", "query"), ("SIGTERM", "client"), ("group SIGTERM", "query")]
+)
+def test_nothing_the_run_started_outlives_a_host_that_dies(
+    how: str, api: str, backend: str, scripted_model: ScriptedModel, tmp_path: Path, workdir: Path
+) -> None:
+    marker = f"claude-wrap-host-death-{os.getpid()}-{backend}-{api}"
+    command = f"({_sleeper(marker + '-bg')} >/dev/null 2>&1 &); {_sleeper(marker + '-fg')}"
+    scripted_model.add(Reply.tool_use("Bash", {"command": command, "description": "wait"}), Reply.text("done"))
+    config = {"env": scripted_model.env(tmp_path / "home"), "cwd": str(workdir), "backend": backend, "api": api}
+    host = start_python(
+        tmp_path / "host.py",
+        HOST,
+        config,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,  # its own group, so the test can signal that group
+    )
+    try:
+        wait_until(lambda: processes_where(cmdline_contains=marker + "-fg"), limit=60, what="the tool never ran")
+        tool = processes_where(cmdline_contains=marker + "-fg")[0]
+        tag = environ_tag(tool)
+        assert tag is not None
+        assert processes_where(cmdline_contains=marker + "-bg")
+        assert len(carrying(tag)) >= 3  # the binary, the background child, the foreground command
+        assert guards_of(host.pid)
+        kill_host(host, how)
+        wait_until(lambda: not carrying(tag), limit=LEFTOVER_BOUND, what="a process of the run outlived the host")
+        wait_until(lambda: not guards_of(host.pid), limit=LEFTOVER_BOUND, what="the guard did not exit")
+        assert processes_where(cmdline_contains=marker) == []
+    finally:
+        if host.poll() is None:
+            host.kill()
+        host.wait()
