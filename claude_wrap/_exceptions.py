@@ -80,6 +80,19 @@ class CLIConnectionError(ClaudeSDKError):
     """The Claude Code binary could not be started or talked to."""
 
 
+class LaunchValueError(CLIConnectionError, ValueError):
+    """An option value no process can be started with (a NUL byte in an
+    argument, an environment variable that is not a string ...), found
+    before the spawn and naming the option.
+
+    A ``CLIConnectionError``, as the official package raises ("Failed to
+    start Claude Code: ..."), and a ``ValueError``, as a bad value is.
+    """
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(f"Failed to start Claude Code: {problem}")
+
+
 class CLINotFoundError(CLIConnectionError):
     """No Claude Code binary was found; the message says how to get one.
 

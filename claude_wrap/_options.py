@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
+from ._exceptions import LaunchValueError
 from ._mcp_types import McpServerConfig, check_server_config
 from ._option_types import (
     SandboxSettings,
@@ -532,21 +533,23 @@ def check_run(options: ClaudeAgentOptions) -> None:
 def check_launch(options: ClaudeAgentOptions) -> None:
     """Values the binary cannot work with at all, checked when its command
     line is built: ``ValueError`` naming the option (``TypeError`` for a
-    wrongly typed ``skills``, as in the official package). Among them a NUL
-    byte in any string bound for the command line or the environment."""
+    wrongly typed ``skills``, as in the official package). A NUL byte in any
+    string bound for the command line or the environment, and an ``env``
+    entry no process can have, raise ``LaunchValueError``: also a
+    ``CLIConnectionError``, which the official package raises there."""
     if options.skills is not None:
         check_skills(options.skills)
     for label, value in _command_line_strings(options):
         if "\0" in value:
-            raise ValueError(f"ClaudeAgentOptions.{label} must not contain NUL bytes (no process argument can), got {value!r}")
+            raise LaunchValueError(f"ClaudeAgentOptions.{label} must not contain NUL bytes (no process argument can), got {value!r}")
     for plugin in options.plugins:
         if plugin.get("type") != "local":
             raise ValueError(f"Unsupported plugin type: {plugin.get('type')}")
     for key, value in options.env.items():
         if not isinstance(key, str) or not key or "=" in key or "\0" in key:
-            raise ValueError(f"ClaudeAgentOptions.env: {key!r} cannot be an environment variable name")
+            raise LaunchValueError(f"ClaudeAgentOptions.env: {key!r} cannot be an environment variable name")
         if not isinstance(value, str) or "\0" in value:
-            raise ValueError(f"ClaudeAgentOptions.env[{key!r}] must be a string without NUL bytes, got {value!r}")
+            raise LaunchValueError(f"ClaudeAgentOptions.env[{key!r}] must be a string without NUL bytes, got {value!r}")
     budget = options.max_budget_usd
     if budget is not None and not (isinstance(budget, (int, float)) and budget > 0):
         raise ValueError(f"ClaudeAgentOptions.max_budget_usd must be greater than 0 (the binary refuses it), got {budget!r}")
