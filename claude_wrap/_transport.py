@@ -202,6 +202,12 @@ class _Guard:
     async def aclose(self) -> None:
         self.release()
         with anyio.move_on_after(_GUARD_EXIT_LIMIT, shield=True):
+            await self._process.wait()
+        with anyio.CancelScope(shield=True):
+            if self._process.returncode is None:
+                # Slow to start on a loaded machine, and it only waits for
+                # this run: stop it, and reap it so no child is left behind.
+                self._process.kill()
             await self._process.aclose()
 
 

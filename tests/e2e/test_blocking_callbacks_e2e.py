@@ -242,13 +242,14 @@ async def test_a_stalled_event_loop_does_not_time_out_a_prompt_being_written(
 ) -> None:
     # A prompt far larger than the pipe buffer waits for the binary (stopped
     # for a moment, so the write surely waits); then plain blocking code
-    # holds the event loop for 3 s, past idle_timeout=1, while the binary,
+    # holds the event loop for 5 s, past idle_timeout=2, while the binary,
     # running again, takes the input in. The write goes on where it was.
+    # (idle_timeout leaves a loaded machine's binary time to read.)
     prompt = "x" * 2_000_000
     scripted_model.add(Reply.text("read it"))
     written = stalled = False
 
-    async with ClaudeSDKClient(make_options(idle_timeout=1)) as client:
+    async with ClaudeSDKClient(make_options(idle_timeout=2)) as client:
         pid = client.pid
         assert pid is not None
 
@@ -262,7 +263,7 @@ async def test_a_stalled_event_loop_does_not_time_out_a_prompt_being_written(
             await anyio.wait_all_tasks_blocked()  # the write waits for the pipe
             assert not written
             os.kill(pid, signal.SIGCONT)
-            time.sleep(3)  # blocking on purpose: the event loop does nothing meanwhile
+            time.sleep(5)  # blocking on purpose: the event loop does nothing meanwhile
             stalled = True
 
         os.kill(pid, signal.SIGSTOP)
