@@ -4,12 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test binary official bump bench typecheck clean
+.PHONY: demo test docs binary official bump bench typecheck clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[dev,docs]'
 	touch $(STAMP)
 
 binary: $(STAMP)
@@ -27,6 +27,11 @@ test: binary official
 	bash scripts/ci_services.sh
 	$(PY) -m mypy
 	$(PY) -m pytest
+
+# The documentation site (mkdocs.yml, docs/) into build/site; `make test`
+# builds it too, strictly, and runs the code on its pages.
+docs: $(STAMP)
+	$(PY) -m mkdocs build --strict --site-dir build/site
 
 bench: binary
 	$(PY) scripts/bench.py

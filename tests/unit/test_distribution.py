@@ -28,7 +28,7 @@ def test_pyproject_names_the_distribution_and_the_command() -> None:
 
 def _install_lines() -> list[tuple[str, str, str]]:
     """(where, distribution, extra) of every ``pip install NAME`` in the docs and the package."""
-    files = [ROOT / "README.md", *sorted((ROOT / "claude_wrap").rglob("*.py"))]
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted((ROOT / "claude_wrap").rglob("*.py"))]
     found = []
     for path in files:
         for match in INSTALL.finditer(path.read_text(encoding="utf-8")):

@@ -1,4 +1,4 @@
-"""User scripts written as the README teaches (``tests/typing/``) type-check
+"""User scripts written as the docs teach (``tests/typing/``) type-check
 strictly with mypy and pyright, against this checkout; and ``help()`` and
 ``inspect.signature()`` show what a public class takes."""
 
