@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import anyio
 
-from ._connect import open_session, user_frame
-from ._control_types import (
+from claude_wrap._run.connect import open_session, user_frame
+from claude_wrap._wire.control import (
     ContextUsageResponse,
     McpStatusResponse,
     ModelInfo,
@@ -19,12 +19,12 @@ from ._control_types import (
     RewindFilesResult,
     UsageResponse,
 )
-from ._exceptions import ClaudeSDKError, CLIConnectionError, ProcessError, SessionStateError, TransportClosedError
-from ._messages import Message, ResultMessage
-from ._options import ClaudeAgentOptions, PermissionMode, copy_with
-from ._protocol import Session
-from ._custom_transport import Transport
-from ._transport import LineTransport
+from claude_wrap._exceptions import ClaudeSDKError, CLIConnectionError, ProcessError, SessionStateError, TransportClosedError
+from claude_wrap._wire.messages import Message, ResultMessage
+from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode, copy_with
+from claude_wrap._run.protocol import Session
+from claude_wrap._run.custom_transport import Transport
+from claude_wrap._process.transport import LineTransport
 
 __all__ = ["ClaudeSDKClient", "ExitInfo"]
 

@@ -43,17 +43,17 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from ._client import ClaudeSDKClient as _AsyncClient
-from ._client import ExitInfo
-from ._exceptions import CLIConnectionError, SessionStateError
-from ._messages import Message
-from ._options import ClaudeAgentOptions, PermissionMode
-from ._query import query as _async_query
-from ._custom_transport import Transport
-from ._transport import LineTransport
+from claude_wrap._client import ClaudeSDKClient as _AsyncClient
+from claude_wrap._client import ExitInfo
+from claude_wrap._exceptions import CLIConnectionError, SessionStateError
+from claude_wrap._wire.messages import Message
+from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode
+from claude_wrap._query import query as _async_query
+from claude_wrap._run.custom_transport import Transport
+from claude_wrap._process.transport import LineTransport
 
 if TYPE_CHECKING:
-    from ._control_types import (
+    from claude_wrap._wire.control import (
         ContextUsageResponse,
         McpStatusResponse,
         ModelInfo,

@@ -264,7 +264,7 @@ def _interleave(label: str, runs: int, sides: list[tuple[list[RunTiming], Callab
 
 def bench_query(runs: int) -> dict[str, Any]:
     from claude_wrap import find_binary
-    from claude_wrap._argv import AGENT_SDK_VERSION
+    from claude_wrap._launch.argv import AGENT_SDK_VERSION
     from claude_wrap.testing import Reply, ScriptedModel
 
     binary = os.fspath(find_binary())
@@ -596,8 +596,8 @@ def _roundtrip_setup(kind: str) -> tuple[Any, list[dict[str, Any]], Any]:
 async def _roundtrips(kind: str, n: int) -> list[float]:
     """Milliseconds from a request line handed to the session to its answer
     line written, through the real pump and control plane."""
-    from claude_wrap._control_plane import control_plane
-    from claude_wrap._protocol import Session
+    from claude_wrap._launch.control_plane import control_plane
+    from claude_wrap._run.protocol import Session
     from claude_wrap.testing import MockTransport
 
     options, warmup, make_request = _roundtrip_setup(kind)
@@ -743,8 +743,8 @@ out.flush()
 # The reader, in a fresh interpreter so earlier parts don't raise its peak.
 _RSS_READER = r"""
 import anyio, json, resource, sys
-from claude_wrap._codec import decode_frame
-from claude_wrap._transport import SubprocessTransport
+from claude_wrap._wire.codec import decode_frame
+from claude_wrap._process.transport import SubprocessTransport
 
 size, writer = int(sys.argv[1]), sys.argv[2]
 

@@ -11,7 +11,7 @@ Steps:
    run time it falls back to the cache or ``PATH``) and the sdist, from this
    checkout, without build isolation (hatchling is in the ``dev`` extra).
 2. For each platform, the pinned binary is made available in the cache with
-   ``claude_wrap._fetch.fetch_binary(platform)`` (a verified cached copy is
+   ``claude_wrap._process.fetch.fetch_binary(platform)`` (a verified cached copy is
    reused; otherwise ``npm pack`` through your own npm configuration).
 3. Each platform wheel is the pure wheel plus ``claude_wrap/_bundled/claude``
    (``claude.exe`` on Windows) stored with mode 0755, retagged
@@ -72,10 +72,10 @@ class BuildError(Exception):
 
 def _import_fetch_module() -> ModuleType:
     try:
-        from claude_wrap import _fetch
+        from claude_wrap._process import fetch as _fetch
     except ImportError:  # a checkout without the package installed
         sys.path.insert(0, str(ROOT))
-        from claude_wrap import _fetch
+        from claude_wrap._process import fetch as _fetch
     return _fetch
 
 

@@ -44,10 +44,10 @@ PackFn = Callable[[str, Path], Path]
 
 def _fetch_module() -> ModuleType:
     try:
-        from claude_wrap import _fetch
+        from claude_wrap._process import fetch as _fetch
     except ImportError:  # a checkout without the package installed
         sys.path.insert(0, str(ROOT))
-        from claude_wrap import _fetch
+        from claude_wrap._process import fetch as _fetch
     return _fetch
 
 

@@ -43,7 +43,7 @@ def _imports_block(exports: dict[str, str], indent: str) -> str:
     lines = []
     for module in sorted(by_module):
         names = sorted(by_module[module])
-        lines.append(f"{indent}from .{module} import (")
+        lines.append(f"{indent}from claude_wrap.{module} import (")
         lines += [f"{indent}    {name} as {name}," for name in names]
         lines.append(f"{indent})")
     return "\n".join(lines) + "\n"

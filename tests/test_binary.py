@@ -1,4 +1,4 @@
-"""Tests for claude_wrap._binary: platform detection, manifest, fetch/verify/cache, discovery."""
+"""Tests for claude_wrap._process.binary: platform detection, manifest, fetch/verify/cache, discovery."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from claude_wrap import _binary
-from claude_wrap._binary import (
+from claude_wrap._process import binary as _binary
+from claude_wrap._process.binary import (
     PLATFORMS,
     BinaryFetchError,
     BinaryInfo,
@@ -41,7 +41,7 @@ from claude_wrap._binary import (
     pinned_version,
 )
 from claude_wrap._exceptions import ClaudeSDKError, CLINotFoundError
-from claude_wrap._fetch import _parse_sri, ensure_binary, fetch_binary
+from claude_wrap._process.fetch import _parse_sri, ensure_binary, fetch_binary
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "fetch_binary.py"
@@ -658,8 +658,7 @@ def test_find_binary_is_cheap(layout: Layout, monkeypatch: pytest.MonkeyPatch) -
     layout.bundled.unlink()
     calls: list[object] = []
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append(a))
-    from claude_wrap import _fetch
-
+    from claude_wrap._process import fetch as _fetch
     monkeypatch.setattr(_fetch, "_hash_file", lambda *a, **k: calls.append(a))
     for _ in range(20):
         assert find_binary() == layout.cache
@@ -668,7 +667,7 @@ def test_find_binary_is_cheap(layout: Layout, monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_import_is_light() -> None:
-    code = "import sys, claude_wrap._binary; print(sorted(m for m in ('tarfile', 'platformdirs') if m in sys.modules))"
+    code = "import sys, claude_wrap._process.binary; print(sorted(m for m in ('tarfile', 'platformdirs') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -12,7 +12,9 @@ import sys
 import traceback
 from collections.abc import Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
+import socket
+import threading
+from typing import Any, Protocol
 
 from claude_wrap.testing._replies import (
     Reply,
@@ -22,8 +24,18 @@ from claude_wrap.testing._replies import (
     sse_events,
 )
 
-if TYPE_CHECKING:
-    from claude_wrap.testing._server import ScriptedModel
+
+
+class _Model(Protocol):
+    """What the HTTP layer asks of the model behind it (``ScriptedModel``)."""
+
+    closing: threading.Event
+
+    def _plan(self, *, method: str, path: str, headers: dict[str, str], body: dict[str, Any], raw: bytes) -> _Plan: ...
+
+    def _track(self, conn: socket.socket, *, add: bool) -> None: ...
+
+    def _record_error(self, text: str) -> None: ...
 
 __all__: list[str] = []
 
@@ -34,7 +46,7 @@ class _HTTPServer(ThreadingHTTPServer):
     # stalled or idle handler, so the join is short and no thread outlives us.
     block_on_close = True
 
-    def __init__(self, address: tuple[str, int], model: ScriptedModel) -> None:
+    def __init__(self, address: tuple[str, int], model: _Model) -> None:
         self.scripted = model
         super().__init__(address, _Handler)
 

@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 
 from claude_wrap._exceptions import TransportClosedError
-from claude_wrap._transport import LineTransport
+from claude_wrap._process.transport import LineTransport
 
 __all__ = ["MockTransport", "initialize_response"]
 

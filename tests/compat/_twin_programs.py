@@ -44,7 +44,7 @@ def runs_root(name: str | None = None) -> Path:
     from, and not under /tmp/, which one official example treats specially.
     Runs outlive the test session there, for a look after a failure.
     """
-    from claude_wrap._binary import cache_root
+    from claude_wrap._process.binary import cache_root
 
     base = cache_root() / "twins"
     base.mkdir(parents=True, exist_ok=True)

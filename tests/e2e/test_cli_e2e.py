@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_wrap._binary import pinned_version
+from claude_wrap._process.binary import pinned_version
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = pytest.mark.e2e
@@ -225,7 +225,7 @@ def test_version_and_fetch_binary(cli_env: dict[str, str], cli_path: str) -> Non
     assert "the path from CLAUDE_WRAP_CLI does not exist" in bad.stderr
 
     # A verified copy is cached (the suite needs it): fetch-binary is a no-op.
-    from claude_wrap._binary import cache_root
+    from claude_wrap._process.binary import cache_root
 
     env = {k: v for k, v in cli_env.items() if k != "CLAUDE_WRAP_CLI"}
     env["CLAUDE_WRAP_CACHE_DIR"] = str(cache_root())  # HOME moved; the cache must not

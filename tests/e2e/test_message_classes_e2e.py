@@ -36,7 +36,7 @@ from claude_wrap import (
     UnknownMessage,
     UserMessage,
 )
-from claude_wrap import _protocol
+from claude_wrap._run import protocol as _protocol
 from claude_wrap.testing import Reply, ScriptedModel
 
 from _official import official_python

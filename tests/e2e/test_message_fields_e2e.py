@@ -37,7 +37,7 @@ from claude_wrap import (
     query,
     tool,
 )
-from claude_wrap._message_shapes import (
+from claude_wrap._wire.shapes import (
     TERMINAL_TASK_STATUSES,
     BackgroundTaskSummary,
     ModelUsage,
@@ -46,7 +46,7 @@ from claude_wrap._message_shapes import (
     SystemInitMcpServer,
     SystemInitPlugin,
 )
-from claude_wrap._messages import DeferredToolUse
+from claude_wrap._wire.messages import DeferredToolUse
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]

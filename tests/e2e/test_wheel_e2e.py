@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from _scripts import load_script
 
-from claude_wrap._binary import cache_root, current_platform, pinned_version
+from claude_wrap._process.binary import cache_root, current_platform, pinned_version
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

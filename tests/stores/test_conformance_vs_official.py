@@ -72,7 +72,7 @@ async def _no_nul(self, key, entries):
     await Mem.append(self, key, entries)
 
 async def _phantom_empty(self, key, entries):
-    self._data.setdefault(claude_wrap._session_store.key_parts(key), [])
+    self._data.setdefault(claude_wrap._sessions.store.key_parts(key), [])
     if entries:
         await Mem.append(self, key, entries)
 

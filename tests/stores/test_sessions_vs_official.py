@@ -231,9 +231,9 @@ def _random_case(rnd: random.Random) -> dict[str, Any]:
 
 
 def test_random_transcripts_read_as_the_official_package_reads_them() -> None:
-    from claude_wrap._store_summary import fold_session_summary, summary_to_info
-    from claude_wrap._transcript_chain import parse_entries, session_messages, subagent_messages
-    from claude_wrap._transcripts import info_from_lite, lite_from_bytes
+    from claude_wrap._sessions.summary import fold_session_summary, summary_to_info
+    from claude_wrap._sessions.chain import parse_entries, session_messages, subagent_messages
+    from claude_wrap._sessions.transcripts import info_from_lite, lite_from_bytes
 
     rnd = random.Random(20260211)
     cases = [_random_case(rnd) for _ in range(400)]
@@ -271,7 +271,7 @@ def _plain(value: Any) -> Any:
 
 
 def test_mirror_paths_map_to_the_same_keys() -> None:
-    from claude_wrap._session_store import file_path_to_session_key
+    from claude_wrap._sessions.store import file_path_to_session_key
 
     base = "/cfg/projects"
     paths = [

@@ -31,8 +31,8 @@ from claude_wrap import (
     list_sessions_from_store,
     project_key_for_directory,
 )
-from claude_wrap._session_store import SessionKey, SessionStore, key_parts
-from claude_wrap._store_summary import (
+from claude_wrap._sessions.store import SessionKey, SessionStore, key_parts
+from claude_wrap._sessions.summary import (
     fold_session_summary,
     summary_to_info,
 )

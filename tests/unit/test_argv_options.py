@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel
 
 from claude_wrap import ClaudeAgentOptions, CLIConnectionError, OptionsWarning
-from claude_wrap._argv import build_launch
+from claude_wrap._launch.argv import build_launch
 
 
 def launch(**fields: Any) -> Any:

@@ -45,7 +45,7 @@ def _spec(tmp: Path, content: bytes, *, name: str = "claude", sha: str | None = 
 
 
 def test_every_platform_has_its_tag() -> None:
-    from claude_wrap._binary import PLATFORMS
+    from claude_wrap._process.binary import PLATFORMS
 
     assert set(bw.PLATFORM_TAGS) == set(PLATFORMS)
     assert bw.PLATFORM_TAGS["linux-x64-musl"] == "musllinux_1_2_x86_64"
@@ -141,7 +141,7 @@ def test_bump_version_pins_every_platform(tmp_path: Path) -> None:
 
 
 def test_bump_version_refuses_a_tarball_that_does_not_match(tmp_path: Path) -> None:
-    from claude_wrap._binary import BinaryVerificationError
+    from claude_wrap._process.binary import BinaryVerificationError
 
     manifest = tmp_path / "claude-code.json"
     manifest.write_text((ROOT / "vendor" / "claude-code.json").read_text())

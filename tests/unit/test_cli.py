@@ -68,7 +68,7 @@ def test_non_tty_view_prints_unstreamed_text_and_unfinished_tools() -> None:
 def test_view_of_a_recorded_partial_stream_shows_each_text_once() -> None:
     from pathlib import Path
 
-    from claude_wrap._codec import decode_line
+    from claude_wrap._wire.codec import decode_line
 
     out = io.StringIO()
     view = LiveView(out, tty=False)

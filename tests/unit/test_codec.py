@@ -40,7 +40,7 @@ from claude_wrap import (
     UserMessage,
     decode_line,
 )
-from claude_wrap._codec import (
+from claude_wrap._wire.codec import (
     ControlCancel,
     ControlRequestIn,
     ControlResponseIn,
@@ -48,7 +48,7 @@ from claude_wrap._codec import (
     decode_value,
     without_lone_surrogates,
 )
-from claude_wrap._messages import ContentBlock, Message
+from claude_wrap._wire.messages import ContentBlock, Message
 
 # fmt: off
 INIT = (

@@ -48,7 +48,7 @@ def _fresh_modules(code: str) -> dict[str, bool]:
     script = (
         "import sys, json\n"
         f"{code}\n"
-        "heavy = ['anyio', 'msgspec', 'pydantic', 'mcp', 'trio', 'claude_wrap._transport', 'claude_wrap._protocol', 'opentelemetry']\n"
+        "heavy = ['anyio', 'msgspec', 'pydantic', 'mcp', 'trio', 'claude_wrap._process.transport', 'claude_wrap._run.protocol', 'opentelemetry']\n"
         "print(json.dumps({m: m in sys.modules for m in heavy}))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
@@ -83,9 +83,9 @@ def test_a_run_spawns_the_binary_before_loading_the_session_machinery() -> None:
     script = (
         "import asyncio, json, sys\n"
         "from claude_wrap import ClaudeAgentOptions, query\n"
-        "from claude_wrap._transport import SubprocessTransport\n"
-        "late = ['msgspec', 'pydantic', 'claude_wrap._protocol', 'claude_wrap._codec', 'claude_wrap._messages',\n"
-        "        'claude_wrap._hook_types', 'claude_wrap._permission_types']\n"
+        "from claude_wrap._process.transport import SubprocessTransport\n"
+        "late = ['msgspec', 'pydantic', 'claude_wrap._run.protocol', 'claude_wrap._wire.codec', 'claude_wrap._wire.messages',\n"
+        "        'claude_wrap._wire.hooks', 'claude_wrap._wire.permissions']\n"
         "at_spawn = {}\n"
         "async def start(self):\n"
         "    at_spawn.update({m: m in sys.modules for m in late})\n"

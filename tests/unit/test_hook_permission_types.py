@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from claude_wrap import _hook_types as hook_types
-from claude_wrap._hook_types import (
+from claude_wrap._wire import hooks as hook_types
+from claude_wrap._wire.hooks import (
     HOOK_EVENTS,
     HookContext,
     HookInput,
@@ -22,7 +22,7 @@ from claude_wrap._hook_types import (
     HookMatcher,
     hook_output_to_wire,
 )
-from claude_wrap._permission_types import (
+from claude_wrap._wire.permissions import (
     PermissionResultAllow,
     PermissionResultDeny,
     PermissionRuleValue,

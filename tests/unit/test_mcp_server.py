@@ -21,9 +21,9 @@ from claude_wrap import (
     create_sdk_mcp_server,
     tool,
 )
-from claude_wrap._argv import build_launch
-from claude_wrap._control_plane import control_plane
-from claude_wrap._mcp_server import mcp_message_handler
+from claude_wrap._launch.argv import build_launch
+from claude_wrap._launch.control_plane import control_plane
+from claude_wrap._mcp.server import mcp_message_handler
 
 pytestmark = pytest.mark.anyio
 

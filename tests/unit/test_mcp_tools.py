@@ -18,9 +18,10 @@ import pytest
 from pydantic import BaseModel, Field
 
 from claude_wrap import SdkMcpTool, ToolAnnotations, tool
-from claude_wrap._json_schema import validation_message
-from claude_wrap._mcp_server import tool_result
-from claude_wrap._mcp_tools import ToolInputError, input_json_schema, input_spec, wire_annotations
+from claude_wrap._mcp.json_schema import validation_message
+from claude_wrap._mcp.server import tool_result
+from claude_wrap._mcp.inputs import ToolInputError
+from claude_wrap._mcp.tools import input_json_schema, input_spec, wire_annotations
 
 
 class Color(enum.Enum):
@@ -179,7 +180,7 @@ def test_declaring_tools_imports_nothing_heavy_and_serving_them_no_pydantic_or_m
         server = create_sdk_mcp_server("s", tools=[t, u])["instance"]
         heavy = ("pydantic", "mcp", "mcp_types", "jsonschema")
         print(sorted(m for m in sys.modules if m.split(".")[0] in heavy))
-        from claude_wrap._mcp_server import _Connection
+        from claude_wrap._mcp.server import _Connection
         conn = _Connection(ready=True)
         call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": {"a": 1}}}
         reply = anyio.run(server.handle, call, conn)

@@ -31,8 +31,8 @@ from claude_wrap import (
     UnknownMessage,
     UserMessage,
 )
-from claude_wrap._codec import decode_frame
-from claude_wrap._message_shapes import (
+from claude_wrap._wire.codec import decode_frame
+from claude_wrap._wire.shapes import (
     TERMINAL_TASK_STATUSES,
     AssistantMessageError,
     BackgroundTaskSummary,
@@ -53,7 +53,7 @@ from claude_wrap._message_shapes import (
     TaskNotificationStatus,
     TaskUpdatedStatus,
 )
-from claude_wrap._messages import DeferredToolUse
+from claude_wrap._wire.messages import DeferredToolUse
 
 SESSION = "e41703ae-f0f2-4aca-9bbc-5a91ce15fa8f"
 PROMPT = "11111111-1111-4111-8111-111111111111"
@@ -449,8 +449,8 @@ def test_shapes_module_stays_light() -> None:
 
     script = (
         "import sys\n"
-        "import claude_wrap._message_shapes\n"
-        "heavy = [m for m in ('msgspec', 'pydantic', 'anyio', 'claude_wrap._options') if m in sys.modules]\n"
+        "import claude_wrap._wire.shapes\n"
+        "heavy = [m for m in ('msgspec', 'pydantic', 'anyio', 'claude_wrap._launch.options') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)

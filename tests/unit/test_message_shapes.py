@@ -22,7 +22,7 @@ import pytest
 import claude_wrap
 import claude_wrap.types
 from claude_wrap import ResultMessage, SystemMessage, UnknownMessage, UserMessage, decode_line
-from claude_wrap._codec import decode_frame
+from claude_wrap._wire.codec import decode_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 OFFICIAL = json.loads((FIXTURES / "official_messages.json").read_text())

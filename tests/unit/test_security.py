@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import claude_wrap
 from claude_wrap import ClaudeAgentOptions, CLINotFoundError, SubprocessTransport
-from claude_wrap._argv import HEAD_ARGS, TAIL_ARGS, build_launch
+from claude_wrap._launch.argv import HEAD_ARGS, TAIL_ARGS, build_launch
 
 PACKAGE = Path(claude_wrap.__file__).parent
 CLI = "/opt/claude/claude"
@@ -330,7 +330,7 @@ def test_explain_shows_json_files_redacted_by_name_and_by_shape() -> None:
     ],
 )
 def test_secrets_are_redacted_by_shape(text: str, shown: str) -> None:
-    from claude_wrap._redact import redact_text
+    from claude_wrap._launch.redact import redact_text
 
     assert redact_text(text) == shown
 

@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claude_wrap._session_store import SessionKey, SessionSummaryEntry
-from claude_wrap._store_summary import fold_session_summary, summary_to_info
+from claude_wrap._sessions.store import SessionKey, SessionSummaryEntry
+from claude_wrap._sessions.summary import fold_session_summary, summary_to_info
 
 KEY: SessionKey = {"project_key": "proj", "session_id": "sid"}
 

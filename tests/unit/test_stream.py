@@ -23,8 +23,8 @@ from claude_wrap import (
     ToolUseBlock,
     UserMessage,
 )
-from claude_wrap._codec import decode_line
-from claude_wrap._messages import (
+from claude_wrap._wire.codec import decode_line
+from claude_wrap._wire.messages import (
     CitationsDelta,
     SignatureDelta,
     TextDelta,
@@ -32,7 +32,7 @@ from claude_wrap._messages import (
     ToolInputDelta,
     UnknownDelta,
 )
-from claude_wrap._stream import (
+from claude_wrap._wire.stream import (
     Shown,
     StreamAccumulator,
     TextChunk,

@@ -85,9 +85,9 @@ def test_types_module_lists_its_names_and_loads_lazily() -> None:
     script = (
         "import sys\n"
         "import claude_wrap.types\n"
-        "assert 'claude_wrap._messages' not in sys.modules and 'msgspec' not in sys.modules\n"
+        "assert 'claude_wrap._wire.messages' not in sys.modules and 'msgspec' not in sys.modules\n"
         "claude_wrap.types.ResultMessage\n"
-        "assert 'claude_wrap._messages' in sys.modules\n"
+        "assert 'claude_wrap._wire.messages' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
 
@@ -320,6 +320,6 @@ def test_field_check_accepts_trailing_fields_with_defaults() -> None:
 
 def test_pinned_binary_is_the_one_the_official_package_bundles() -> None:
     # `make bump` moves both together; a new record alone fails here.
-    from claude_wrap._binary import pinned_version
+    from claude_wrap._process.binary import pinned_version
 
     assert pinned_version() == SURFACE["cli_version"]

@@ -27,8 +27,8 @@ from claude_wrap import (
     rename_session,
     tag_session,
 )
-from claude_wrap._mirror import MirrorBatcher
-from claude_wrap._transcripts import sanitize_path
+from claude_wrap._run.mirror import MirrorBatcher
+from claude_wrap._sessions.transcripts import sanitize_path
 
 SID = "11111111-2222-4333-8444-555555555555"
 U1 = "00000000-0000-4000-8000-0000000000a1"
@@ -218,7 +218,7 @@ async def test_batcher_drops_foreign_paths_and_caps_what_it_keeps(tmp_path: Path
 @pytest.mark.anyio
 async def test_materialized_resume_is_private_and_removed(tmp_path: Path) -> None:
     from claude_wrap import ClaudeAgentOptions
-    from claude_wrap._mirror import materialize_resume
+    from claude_wrap._run.mirror import materialize_resume
 
     store = InMemorySessionStore()
     cwd = tmp_path / "cwd"
@@ -246,7 +246,7 @@ async def test_materialized_resume_is_private_and_removed(tmp_path: Path) -> Non
 
 def test_runs_check_the_store_before_they_start() -> None:
     from claude_wrap import ClaudeAgentOptions
-    from claude_wrap._options import check_run
+    from claude_wrap._launch.checks import check_run
 
     class AppendOnly:
         async def append(self, key: Any, entries: Any) -> None: ...
@@ -265,7 +265,7 @@ def test_runs_check_the_store_before_they_start() -> None:
 @pytest.mark.anyio
 async def test_resume_from_a_failing_store_raises_a_runtime_error_naming_the_call(tmp_path: Path) -> None:
     from claude_wrap import ClaudeAgentOptions, SessionStoreError
-    from claude_wrap._mirror import materialize_resume
+    from claude_wrap._run.mirror import materialize_resume
 
     class Down(InMemorySessionStore):
         async def load(self, key: Any) -> Any:
@@ -281,7 +281,7 @@ async def test_resume_from_a_failing_store_raises_a_runtime_error_naming_the_cal
 @pytest.mark.anyio
 async def test_continue_skips_ids_that_are_not_uuids_and_subagent_sessions(tmp_path: Path) -> None:
     from claude_wrap import ClaudeAgentOptions
-    from claude_wrap._mirror import materialize_resume
+    from claude_wrap._run.mirror import materialize_resume
 
     store = InMemorySessionStore()
     project = project_key_for_directory(tmp_path)
