@@ -164,7 +164,7 @@ _SURFACE: dict[str, str] = {
 _EXPORTS = {name: module for module, names in _SURFACE.items() for name in names.split()}
 
 if TYPE_CHECKING:
-    from claude_wrap._exports import *
+    from claude_wrap._exports import *  # noqa: F403 - the generated names, for type checkers
     from claude_wrap._exports import __all__ as __all__
 else:
     __all__ = sorted([*_EXPORTS, "__version__"])

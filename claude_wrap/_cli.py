@@ -479,8 +479,8 @@ def _config_dir() -> Path:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """``claude-wrap doctor``: check the set-up; non-zero exit when something is broken."""
-    from claude_wrap._process import binary as _binary
     from claude_wrap._exceptions import ClaudeSDKError
+    from claude_wrap._process import binary as _binary
 
     rows: list[tuple[str, str, str]] = []  # (mark, what, detail); mark: ok / warn / fail
 
@@ -555,9 +555,9 @@ def cmd_version(args: argparse.Namespace) -> int:
     """``claude-wrap version``: our version, the pinned and the found binary's
     (non-zero exit, and why, when no binary is found)."""
     import claude_wrap
-    from claude_wrap._process import binary as _binary
     from claude_wrap._distribution import DISTRIBUTION
     from claude_wrap._exceptions import ClaudeSDKError
+    from claude_wrap._process import binary as _binary
 
     report: dict[str, Any] = {"claude_wrap": claude_wrap.__version__, "distribution": DISTRIBUTION}
     try:
@@ -592,8 +592,8 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``claude-wrap`` argument parser."""
-    from claude_wrap._version import __version__
     from claude_wrap._distribution import DISTRIBUTION
+    from claude_wrap._version import __version__
 
     parser = argparse.ArgumentParser(
         prog=PROG,

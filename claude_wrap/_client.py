@@ -10,7 +10,18 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import anyio
 
+from claude_wrap._exceptions import (
+    ClaudeSDKError,
+    CLIConnectionError,
+    ProcessError,
+    SessionStateError,
+    TransportClosedError,
+)
+from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode, copy_with
+from claude_wrap._process.transport import LineTransport
 from claude_wrap._run.connect import open_session, user_frame
+from claude_wrap._run.custom_transport import Transport
+from claude_wrap._run.protocol import Session
 from claude_wrap._wire.control import (
     ContextUsageResponse,
     McpStatusResponse,
@@ -19,12 +30,7 @@ from claude_wrap._wire.control import (
     RewindFilesResult,
     UsageResponse,
 )
-from claude_wrap._exceptions import ClaudeSDKError, CLIConnectionError, ProcessError, SessionStateError, TransportClosedError
 from claude_wrap._wire.messages import Message, ResultMessage
-from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode, copy_with
-from claude_wrap._run.protocol import Session
-from claude_wrap._run.custom_transport import Transport
-from claude_wrap._process.transport import LineTransport
 
 __all__ = ["ClaudeSDKClient", "ExitInfo"]
 
@@ -221,7 +227,7 @@ class ClaudeSDKClient:
         self._end_error = None
         self._drained = False
 
-    async def __aenter__(self) -> ClaudeSDKClient:
+    async def __aenter__(self) -> ClaudeSDKClient:  # noqa: PYI034 - typing.Self needs 3.11
         await self.connect()
         return self
 

@@ -11,10 +11,10 @@ from claude_wrap._client import (
     ExitInfo as ExitInfo,
 )
 from claude_wrap._exceptions import (
+    ClaudeSDKError as ClaudeSDKError,
     CLIConnectionError as CLIConnectionError,
     CLIJSONDecodeError as CLIJSONDecodeError,
     CLINotFoundError as CLINotFoundError,
-    ClaudeSDKError as ClaudeSDKError,
     ControlError as ControlError,
     ControlRejectedError as ControlRejectedError,
     ControlTimeoutError as ControlTimeoutError,
@@ -63,10 +63,10 @@ from claude_wrap._launch.options import (
 )
 from claude_wrap._mcp.config import (
     McpHttpServerConfig as McpHttpServerConfig,
-    McpSSEServerConfig as McpSSEServerConfig,
     McpSdkServerConfig as McpSdkServerConfig,
     McpServer as McpServer,
     McpServerConfig as McpServerConfig,
+    McpSSEServerConfig as McpSSEServerConfig,
     McpStdioServerConfig as McpStdioServerConfig,
 )
 from claude_wrap._mcp.server import (
@@ -154,6 +154,9 @@ from claude_wrap._sessions.transcripts import (
     SDKSessionInfo as SDKSessionInfo,
     SessionMessage as SessionMessage,
     project_key_for_directory as project_key_for_directory,
+)
+from claude_wrap._version import (
+    __version__ as __version__,
 )
 from claude_wrap._wire.codec import (
     decode_line as decode_line,
@@ -313,6 +316,7 @@ from claude_wrap._wire.permissions import (
     user_questions as user_questions,
 )
 from claude_wrap._wire.shapes import (
+    TERMINAL_TASK_STATUSES as TERMINAL_TASK_STATUSES,
     AssistantMessageError as AssistantMessageError,
     BackgroundTaskSummary as BackgroundTaskSummary,
     FastModeDisabledReason as FastModeDisabledReason,
@@ -330,7 +334,6 @@ from claude_wrap._wire.shapes import (
     SystemInitMcpServer as SystemInitMcpServer,
     SystemInitPlugin as SystemInitPlugin,
     SystemInitPluginError as SystemInitPluginError,
-    TERMINAL_TASK_STATUSES as TERMINAL_TASK_STATUSES,
     TaskNotificationOriginSubkind as TaskNotificationOriginSubkind,
     TaskNotificationStatus as TaskNotificationStatus,
     TaskUpdatedStatus as TaskUpdatedStatus,
@@ -350,7 +353,6 @@ from claude_wrap._wire.system_views import (
     InitSystemMessage as InitSystemMessage,
     StatusMessage as StatusMessage,
 )
-from claude_wrap._version import __version__ as __version__
 
 __all__ = [
     "ASK_USER_QUESTION",

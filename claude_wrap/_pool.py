@@ -31,12 +31,12 @@ import anyio
 import anyio.abc
 
 from claude_wrap._client import ClaudeSDKClient
-from claude_wrap._run.connect import open_session
 from claude_wrap._exceptions import SessionStateError
-from claude_wrap._wire.messages import Message
 from claude_wrap._launch.options import ClaudeAgentOptions
 from claude_wrap._query import RunCloser, start_run
+from claude_wrap._run.connect import open_session
 from claude_wrap._run.protocol import Session
+from claude_wrap._wire.messages import Message
 
 __all__ = ["ClaudePool", "prewarm"]
 

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 from claude_wrap._launch.options import ClaudeAgentOptions
 
 if TYPE_CHECKING:
-    from claude_wrap._wire.messages import Message
-    from claude_wrap._run.protocol import Session
-    from claude_wrap._run.custom_transport import Transport
     from claude_wrap._process.transport import LineTransport
+    from claude_wrap._run.custom_transport import Transport
+    from claude_wrap._run.protocol import Session
+    from claude_wrap._wire.messages import Message
 
 # The machinery of a run (anyio, msgspec, the session and the codec) loads
 # when a run starts, so importing ``query`` stays as cheap as the options.

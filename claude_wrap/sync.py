@@ -43,14 +43,13 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from claude_wrap._client import ClaudeSDKClient as _AsyncClient
-from claude_wrap._client import ExitInfo
+from claude_wrap._client import ClaudeSDKClient as _AsyncClient, ExitInfo
 from claude_wrap._exceptions import CLIConnectionError, SessionStateError
-from claude_wrap._wire.messages import Message
 from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode
+from claude_wrap._process.transport import LineTransport
 from claude_wrap._query import query as _async_query
 from claude_wrap._run.custom_transport import Transport
-from claude_wrap._process.transport import LineTransport
+from claude_wrap._wire.messages import Message
 
 if TYPE_CHECKING:
     from claude_wrap._wire.control import (
@@ -215,7 +214,7 @@ class MessageIterator(Iterator[Message]):
         if not getattr(self, "_closed", True):
             try:
                 self.close()
-            except Exception:  # noqa: BLE001, S110 - nothing to report to from __del__
+            except Exception:  # noqa: BLE001 - nothing to report to from __del__
                 pass
 
 

@@ -269,10 +269,10 @@ if TYPE_CHECKING:
     )
     from claude_wrap._mcp.config import (
         McpHttpServerConfig as McpHttpServerConfig,
-        McpSSEServerConfig as McpSSEServerConfig,
         McpSdkServerConfig as McpSdkServerConfig,
         McpServer as McpServer,
         McpServerConfig as McpServerConfig,
+        McpSSEServerConfig as McpSSEServerConfig,
         McpStdioServerConfig as McpStdioServerConfig,
     )
     from claude_wrap._mcp.tools import (
@@ -445,6 +445,7 @@ if TYPE_CHECKING:
         UserQuestionOption as UserQuestionOption,
     )
     from claude_wrap._wire.shapes import (
+        TERMINAL_TASK_STATUSES as TERMINAL_TASK_STATUSES,
         AssistantMessageError as AssistantMessageError,
         BackgroundTaskSummary as BackgroundTaskSummary,
         FastModeDisabledReason as FastModeDisabledReason,
@@ -462,7 +463,6 @@ if TYPE_CHECKING:
         SystemInitMcpServer as SystemInitMcpServer,
         SystemInitPlugin as SystemInitPlugin,
         SystemInitPluginError as SystemInitPluginError,
-        TERMINAL_TASK_STATUSES as TERMINAL_TASK_STATUSES,
         TaskNotificationOriginSubkind as TaskNotificationOriginSubkind,
         TaskNotificationStatus as TaskNotificationStatus,
         TaskUpdatedStatus as TaskUpdatedStatus,

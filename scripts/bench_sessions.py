@@ -34,10 +34,10 @@ from typing import Any
 import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from _servers import PostgresServer, RedisServer  # noqa: E402
-from _store_views import WithoutSummaries  # noqa: E402
+from _servers import PostgresServer, RedisServer
+from _store_views import WithoutSummaries
 
-from claude_wrap import (  # noqa: E402
+from claude_wrap import (
     ClaudeAgentOptions,
     InMemorySessionStore,
     PostgresSessionStore,
@@ -48,7 +48,7 @@ from claude_wrap import (  # noqa: E402
     project_key_for_directory,
     query,
 )
-from claude_wrap.testing import Reply, ScriptedModel  # noqa: E402
+from claude_wrap.testing import Reply, ScriptedModel
 
 
 def _entries(n: int) -> list[dict[str, Any]]:

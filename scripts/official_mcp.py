@@ -59,7 +59,6 @@ async def _exchange(sdk: Any, cases: Any, name: str) -> list[dict[str, Any]]:
 
 def main() -> None:
     import anyio
-
     import claude_agent_sdk as sdk
 
     sys.path.insert(0, str(ROOT / "tests"))

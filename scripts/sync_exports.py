@@ -44,13 +44,20 @@ first use and never imports this module.
 """
 
 
+def _isort_key(name: str) -> tuple[int, str]:
+    """Names in the order the import sorter (ruff's isort rules) keeps them:
+    constants, then classes, then the rest, each ignoring case."""
+    kind = 0 if name.isupper() else 1 if name[:1].isupper() else 2
+    return kind, name.lower()
+
+
 def _imports(exports: dict[str, str], indent: str = "") -> list[str]:
     by_module: dict[str, list[str]] = defaultdict(list)
     for name, module in exports.items():
         by_module[module].append(name)
     lines = []
     for module in sorted(by_module):
-        names = sorted(by_module[module])
+        names = sorted(by_module[module], key=_isort_key)
         lines.append(f"{indent}from claude_wrap.{module} import (")
         lines += [f"{indent}    {name} as {name}," for name in names]
         lines.append(f"{indent})")
@@ -85,8 +92,7 @@ def package_exports() -> dict[str, str]:
 
 def render_generated(exports: dict[str, str]) -> str:
     lines = [
-        *_imports(exports),
-        "from claude_wrap._version import __version__ as __version__",
+        *_imports({**exports, "__version__": "_version"}),
         "",
         "__all__ = [",
         *(f'    "{name}",' for name in sorted([*exports, "__version__"])),

@@ -35,8 +35,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "compat")]
 from _twin import Twin, run_side  # noqa: E402
 from _twin_cache import run_twin_cached  # noqa: E402
 from _twin_diff import compare, summarise  # noqa: E402
-from _twin_pool import CACHE  # noqa: E402
 from _twin_observe import observe  # noqa: E402
+from _twin_pool import CACHE  # noqa: E402
 from _twin_programs import Entry, entries, load, official_venv, runs_root  # noqa: E402
 from _twin_report import report  # noqa: E402
 from intentional import INTENTIONAL  # noqa: E402

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from claude_wrap._exceptions import ClaudeSDKError, CLINotFoundError
 from claude_wrap._process import binary as _binary
 from claude_wrap._process.binary import (
     PLATFORMS,
@@ -40,7 +41,6 @@ from claude_wrap._process.binary import (
     load_manifest,
     pinned_version,
 )
-from claude_wrap._exceptions import ClaudeSDKError, CLINotFoundError
 from claude_wrap._process.fetch import _parse_sri, ensure_binary, fetch_binary
 
 REPO = Path(__file__).resolve().parent.parent

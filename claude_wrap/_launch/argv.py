@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_wrap._exceptions import CLIConnectionError
-from claude_wrap._mcp.config import wire_config
 from claude_wrap._launch.checks import OptionsWarning, check_launch
+from claude_wrap._mcp.config import wire_config
 
 if TYPE_CHECKING:
     from claude_wrap._launch.options import ClaudeAgentOptions

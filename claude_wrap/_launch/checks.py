@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_wrap._exceptions import LaunchValueError
-from claude_wrap._mcp.config import check_server_config
 from claude_wrap._launch.option_types import (
     check_skills,
 )
+from claude_wrap._mcp.config import check_server_config
 
 if TYPE_CHECKING:
     from claude_wrap._launch.options import ClaudeAgentOptions

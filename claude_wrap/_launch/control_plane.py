@@ -39,13 +39,14 @@ import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from claude_wrap._launch.agents import agents_to_wire
 from claude_wrap._callbacks import CallbackTimeoutError, call_user
 from claude_wrap._exceptions import CLIConnectionError
+from claude_wrap._launch.agents import agents_to_wire
 from claude_wrap._launch.checks import OptionsWarning
 
 if TYPE_CHECKING:
     from claude_wrap._launch.options import ClaudeAgentOptions
+
     # Types only: the permission types load when a run answers prompts.
     from claude_wrap._wire.control import ControlHandler
     from claude_wrap._wire.permissions import ToolPermissionContext
@@ -178,7 +179,7 @@ async def _answer_questions(
         questions = user_questions(tool_input)
         answers = await call_user(callback, questions, context, timeout=timeout, what="on_user_question")
         return permission_result_to_wire(answer_user_questions(tool_input, answers), tool_input)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a failing callback is answered, never raised into the run
         _failed("on_user_question", exc)
         return {"behavior": "deny", "message": f"The user could not be asked: {_failure_text('on_user_question', exc)}"}
 
@@ -192,7 +193,7 @@ def _dialog_handler(
     async def handle(request: dict[str, Any]) -> dict[str, Any]:
         try:
             answer = await call_user(callback, request, timeout=timeout, what=what)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a failing callback is answered, never raised into the run
             _failed(what, exc)
             return dict(fallback)
         if not isinstance(answer, dict):

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from claude_wrap._launch.checks import OptionsWarning, check_options, doubtful
-from claude_wrap._mcp.config import McpServerConfig
 from claude_wrap._launch.option_types import (
     SandboxSettings,
     SdkPluginConfig,
@@ -37,6 +36,7 @@ from claude_wrap._launch.option_types import (
     ThinkingConfig,
     ToolsPreset,
 )
+from claude_wrap._mcp.config import McpServerConfig
 from claude_wrap._sessions.store import SessionStore, SessionStoreFlushMode
 from claude_wrap._wire.shapes import PermissionMode
 

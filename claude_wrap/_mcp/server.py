@@ -365,7 +365,7 @@ async def _run_tool(served: _Served, arguments: dict[str, Any], timeout: float |
     try:
         value = served.spec.parse(arguments)
         return tool_result(await call_user(served.tool.handler, value, timeout=timeout, what=f"tool {name!r}"))
-    except Exception as exc:  # noqa: BLE001 - the model sees the error, the session lives on
+    except Exception as exc:
         if not isinstance(exc, ToolInputError):
             log.info("claude_wrap: MCP tool %r raised", name, exc_info=True)
         return _error_result(str(exc))
@@ -514,7 +514,7 @@ def mcp_message_handler(
             return {"mcp_response": {"jsonrpc": "2.0", "id": message.get("id"), "error": error}}
         try:
             reply = await respond(message)
-        except Exception as exc:  # noqa: BLE001 - the binary fails this one request, nothing else
+        except Exception as exc:
             log.warning("claude_wrap: MCP server %r failed a message", name, exc_info=True)
             error = {"code": INTERNAL_ERROR, "message": str(exc) or type(exc).__name__}
             reply = {"jsonrpc": "2.0", "id": message.get("id"), "error": error}

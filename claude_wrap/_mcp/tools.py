@@ -36,11 +36,9 @@ from claude_wrap._mcp.inputs import InputSpec, ToolInputError
 from claude_wrap._mcp.json_schema import validation_message
 
 if sys.version_info >= (3, 11):
-    from typing import get_type_hints as _type_hints
-    from typing import is_typeddict as _is_typeddict
+    from typing import get_type_hints as _type_hints, is_typeddict as _is_typeddict
 else:  # 3.10's typing knows neither typing_extensions' TypedDicts nor NotRequired
-    from typing_extensions import get_type_hints as _type_hints
-    from typing_extensions import is_typeddict as _is_typeddict
+    from typing_extensions import get_type_hints as _type_hints, is_typeddict as _is_typeddict
 
 __all__ = [
     "SdkMcpTool",

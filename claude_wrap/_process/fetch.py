@@ -27,12 +27,12 @@ from typing import IO, TYPE_CHECKING, Any, Literal
 
 from claude_wrap._process.binary import (
     _CHUNK,
+    PLATFORMS,
     BinaryFetchError,
     BinaryVerificationError,
-    UnsupportedPlatformError,
-    PLATFORMS,
     Manifest,
     PlatformEntry,
+    UnsupportedPlatformError,
     _marker_matches,
     _marker_path,
     binary_name,

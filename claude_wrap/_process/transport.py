@@ -35,8 +35,8 @@ from typing import Any
 import anyio
 import anyio.abc
 
-from claude_wrap._process import reaper as _reaper
 from claude_wrap._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
+from claude_wrap._process import reaper as _reaper
 from claude_wrap._process.reaper import RUN_TAG, kill_tagged
 
 __all__ = ["LineTransport", "SubprocessTransport"]
@@ -448,7 +448,7 @@ class SubprocessTransport(LineTransport):
         if text:
             try:
                 self._stderr_cb(text)
-            except Exception:  # noqa: BLE001 - a logging callback must not end the run
+            except Exception:
                 log.warning("claude_wrap: the stderr callback raised", exc_info=True)
 
     # -- waiting and shutdown --------------------------------------------------

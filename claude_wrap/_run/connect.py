@@ -12,20 +12,20 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from claude_wrap._exceptions import StructuredOutputError
 from claude_wrap._launch import argv as _argv
 from claude_wrap._launch.argv import build_launch
-from claude_wrap._process.binary import find_binary
-from claude_wrap._launch.control_plane import check_hooks_registered, control_plane, initialize_request
-from claude_wrap._exceptions import StructuredOutputError
 from claude_wrap._launch.checks import check_run
+from claude_wrap._launch.control_plane import check_hooks_registered, control_plane, initialize_request
 from claude_wrap._launch.options import ClaudeAgentOptions
-from claude_wrap._run.run_end import ceiling_ms
+from claude_wrap._process.binary import find_binary
 from claude_wrap._process.transport import LineTransport, SubprocessTransport
+from claude_wrap._run.run_end import ceiling_ms
 
 if TYPE_CHECKING:
     from claude_wrap._run.custom_transport import Transport
-    from claude_wrap._wire.messages import ResultMessage
     from claude_wrap._run.protocol import Session
+    from claude_wrap._wire.messages import ResultMessage
 
 __all__ = ["open_session", "user_frame"]
 

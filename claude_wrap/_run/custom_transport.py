@@ -26,10 +26,10 @@ from typing import Any
 
 import anyio
 
-from claude_wrap._wire.codec import encode_line
-from claude_wrap._run.detached import Detached
 from claude_wrap._exceptions import TransportClosedError
 from claude_wrap._process.transport import LineTransport
+from claude_wrap._run.detached import Detached
+from claude_wrap._wire.codec import encode_line
 
 __all__ = ["Transport", "line_transport"]
 
@@ -123,7 +123,7 @@ class _FrameTransportLines(LineTransport):
                 with anyio.CancelScope(shield=True), anyio.move_on_after(_READER_STOP_GRACE):
                     try:
                         await closing()
-                    except Exception:  # noqa: BLE001 - the generator's own cleanup failed
+                    except Exception:
                         log.debug("claude_wrap: closing read_messages() raised", exc_info=True)
 
     async def send(self, line: bytes) -> None:

@@ -50,7 +50,7 @@ class Detached:
             try:
                 with handle._scope:
                     await run()
-            except BaseException:  # noqa: BLE001 - see above
+            except BaseException:
                 log.debug("claude_wrap: %s ended with an error", name, exc_info=True)
             finally:
                 handle._done.set()

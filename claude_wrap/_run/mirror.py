@@ -48,11 +48,11 @@ import anyio
 import msgspec
 
 from claude_wrap._exceptions import SessionStoreError, StoreTimeoutError
-from claude_wrap._wire.messages import Message, MirrorErrorMessage, ResultMessage, UnknownMessage
 from claude_wrap._launch.options import copy_with
-from claude_wrap._sessions.store import SessionKey, SessionStore, file_path_to_session_key, implements
 from claude_wrap._sessions.chain import split_agent_metadata
+from claude_wrap._sessions.store import SessionKey, SessionStore, file_path_to_session_key, implements
 from claude_wrap._sessions.transcripts import config_dir, is_uuid, project_key_for_directory
+from claude_wrap._wire.messages import Message, MirrorErrorMessage, ResultMessage, UnknownMessage
 
 if TYPE_CHECKING:
     from claude_wrap._launch.options import ClaudeAgentOptions
@@ -375,7 +375,7 @@ async def _bounded(seconds: float, what: str, call: Awaitable[Any]) -> Any:
             return await call
     except TimeoutError:
         raise StoreTimeoutError(f"{what} timed out after {int(seconds * 1000)}ms during resume materialization") from None
-    except Exception as exc:  # noqa: BLE001 - the store is user code
+    except Exception as exc:
         raise SessionStoreError(f"{what} failed during resume materialization: {exc}") from exc
 
 

@@ -39,20 +39,9 @@ from typing import Any, NamedTuple, cast
 import anyio
 import msgspec
 
-from claude_wrap._wire.codec import (
-    ControlCancel,
-    ControlRequestIn,
-    ControlResponseIn,
-    Frame,
-    decode_frame,
-    decode_value,
-    encode_line,
-    is_unrecognized,
-    undecodable,
-)
 from claude_wrap._exceptions import (
-    CLIJSONDecodeError,
     ClaudeSDKError,
+    CLIJSONDecodeError,
     ControlRejectedError,
     ControlTimeoutError,
     LineTooLongError,
@@ -65,11 +54,29 @@ from claude_wrap._exceptions import (
     error_result_text,
     with_stderr,
 )
-from claude_wrap._wire.messages import AssistantMessage, Message, ResultMessage, StreamEvent, SystemMessage, UnknownMessage
-from claude_wrap._run.detached import Detached
-from claude_wrap._wire.control import ControlHandler
-from claude_wrap._run.run_end import DEFAULT_CEILING_MS, RunLedger
 from claude_wrap._process.transport import LineTransport, SubprocessTransport
+from claude_wrap._run.detached import Detached
+from claude_wrap._run.run_end import DEFAULT_CEILING_MS, RunLedger
+from claude_wrap._wire.codec import (
+    ControlCancel,
+    ControlRequestIn,
+    ControlResponseIn,
+    Frame,
+    decode_frame,
+    decode_value,
+    encode_line,
+    is_unrecognized,
+    undecodable,
+)
+from claude_wrap._wire.control import ControlHandler
+from claude_wrap._wire.messages import (
+    AssistantMessage,
+    Message,
+    ResultMessage,
+    StreamEvent,
+    SystemMessage,
+    UnknownMessage,
+)
 
 __all__ = ["Session"]
 
@@ -371,7 +378,7 @@ class Session:
                 with anyio.CancelScope(shield=True), anyio.move_on_after(self.shutdown_grace):
                     try:
                         await closing()
-                    except Exception:  # noqa: BLE001 - the iterable's own cleanup failed
+                    except Exception:
                         log.debug("claude_wrap: closing the prompt iterable raised", exc_info=True)
 
     def _raise_in_stream(self, error: Exception) -> None:
@@ -723,7 +730,7 @@ class Session:
                         # Encoded here, so an answer msgspec cannot encode is
                         # the handler's error, answered like any other.
                         line = _response_line({"subtype": "success", "request_id": rid, "response": result or {}})
-                    except Exception as exc:  # noqa: BLE001 - becomes the error reply
+                    except Exception as exc:
                         # str(exc), as the official package sends it: the binary
                         # shows it (a failed can_use_tool: "Tool permission
                         # request failed: Error: <text>").
@@ -853,7 +860,7 @@ class Session:
                 with anyio.move_on_at(deadline):
                     for hook in self.before_close:
                         await hook()
-            except Exception:  # noqa: BLE001 - closing must finish; log and go on
+            except Exception:
                 log.warning("claude_wrap: error while closing the session", exc_info=True)
             finally:
                 self._closed = True

@@ -20,13 +20,12 @@ from collections.abc import Mapping
 from typing import Any
 
 import anyio
-from opentelemetry import context as otel_context
-from opentelemetry import trace
+from opentelemetry import context as otel_context, trace
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
-from claude_wrap._wire.messages import AssistantMessage, Message, ResultMessage, SystemMessage
 from claude_wrap._run.protocol import Session
 from claude_wrap._wire.control import ControlHandler
+from claude_wrap._wire.messages import AssistantMessage, Message, ResultMessage, SystemMessage
 
 __all__ = ["TracedSession"]
 

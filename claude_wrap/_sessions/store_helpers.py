@@ -16,16 +16,6 @@ from typing import Any, Union, cast
 
 import anyio
 
-from claude_wrap._sessions.store import (
-    SessionKey,
-    SessionStore,
-    SessionStoreEntry,
-    SessionStoreListEntry,
-    SessionSummaryEntry,
-    implements,
-)
-from claude_wrap._sessions.helpers import find_session, read_agent_meta
-from claude_wrap._sessions.summary import summary_to_info
 from claude_wrap._sessions.chain import (
     parent_ids,
     session_messages,
@@ -43,6 +33,16 @@ from claude_wrap._sessions.edits import (
     tag_entry,
     title_entry,
 )
+from claude_wrap._sessions.helpers import find_session, read_agent_meta
+from claude_wrap._sessions.store import (
+    SessionKey,
+    SessionStore,
+    SessionStoreEntry,
+    SessionStoreListEntry,
+    SessionSummaryEntry,
+    implements,
+)
+from claude_wrap._sessions.summary import summary_to_info
 from claude_wrap._sessions.transcripts import (
     ForkSessionResult,
     SDKSessionInfo,

@@ -39,7 +39,6 @@ import msgspec
 import msgspec.json
 
 from claude_wrap._exceptions import CLIJSONDecodeError
-from claude_wrap._wire.shapes import _AssistantError, _Origin, _RateLimitStatus, _RateLimitType, _ServerToolName
 from claude_wrap._wire.messages import (
     AssistantMessage,
     ContentBlock,
@@ -69,6 +68,7 @@ from claude_wrap._wire.messages import (
     UnknownMessage,
     UserMessage,
 )
+from claude_wrap._wire.shapes import _AssistantError, _Origin, _RateLimitStatus, _RateLimitType, _ServerToolName
 
 __all__ = [
     "ControlCancel",
@@ -255,7 +255,7 @@ class _UserFrame(_Frame, tag="user"):
     parent_tool_use_id: str | None = None
     tool_use_result: Any = None
     session_id: str | None = None
-    isSynthetic: bool = False
+    isSynthetic: bool = False  # noqa: N815 - wire name
     origin: _Origin | None = None
 
     def build(self, line: bytes) -> Message:
@@ -382,7 +382,7 @@ class _ResultFrame(_Frame, tag="result"):
     usage: dict[str, Any] | None = None
     result: str | None = None
     structured_output: Any = None
-    modelUsage: dict[str, Any] | None = None
+    modelUsage: dict[str, Any] | None = None  # noqa: N815 - wire name
     permission_denials: list[Any] | None = None
     deferred_tool_use: _DeferredToolUse | None = None
     errors: list[str] | None = None

@@ -20,7 +20,7 @@ Event-specific fields follow Claude Code 2.1.328 (see the TypeScript SDK's
 ``prompt_id``, ``duration_ms`` on ``PostToolUse``), it is listed too.
 """
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 

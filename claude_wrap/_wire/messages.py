@@ -36,6 +36,7 @@ from typing import Any, Literal, Union
 
 import msgspec
 
+from claude_wrap._sessions.store import SessionKey
 from claude_wrap._wire.shapes import (
     AssistantMessageError,
     MessageOrigin,
@@ -48,7 +49,6 @@ from claude_wrap._wire.shapes import (
     TaskUpdatedStatus,
     TaskUsage,
 )
-from claude_wrap._sessions.store import SessionKey
 
 __all__ = [
     "AssistantMessage",

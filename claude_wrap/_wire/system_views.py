@@ -23,6 +23,7 @@ from typing import Any, ClassVar, TypeVar
 import msgspec
 
 from claude_wrap._exceptions import MessageParseError
+from claude_wrap._wire.messages import SystemMessage
 from claude_wrap._wire.shapes import (
     _FastModeDisabledReason,
     _FastModeState,
@@ -30,7 +31,6 @@ from claude_wrap._wire.shapes import (
     _PluginErrors,
     _Plugins,
 )
-from claude_wrap._wire.messages import SystemMessage
 
 __all__ = [
     "ApiRetryMessage",

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import socket
 import sys
+import threading
 import traceback
 from collections.abc import Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-import socket
-import threading
 from typing import Any, Protocol
 
 from claude_wrap.testing._replies import (
@@ -23,7 +23,6 @@ from claude_wrap.testing._replies import (
     message_json,
     sse_events,
 )
-
 
 
 class _Model(Protocol):

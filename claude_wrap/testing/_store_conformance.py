@@ -23,8 +23,8 @@ from typing import Any, Union, cast
 
 import anyio
 
-from .._session_store import SessionKey, SessionStore, SessionSummaryEntry, implements
-from .._store_summary import fold_session_summary
+from claude_wrap._sessions.store import SessionKey, SessionStore, SessionSummaryEntry, implements
+from claude_wrap._sessions.summary import fold_session_summary
 
 __all__ = ["run_session_store_conformance"]
 

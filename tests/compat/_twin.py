@@ -296,7 +296,7 @@ def _read_spawns(spawns_dir: Path) -> list[Spawn]:
     spawns = []
     for log in spawns_dir.iterdir():
         def text(name: str) -> str:
-            path = log / name
+            path = log / name  # noqa: B023 - called within this iteration
             return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
         env_items = [item.split("=", 1) for item in text("env").split("\0") if "=" in item]

@@ -15,8 +15,8 @@ test_twins.py until it has a spec.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import hashlib
+import importlib.util
 import json
 import shutil
 import tempfile

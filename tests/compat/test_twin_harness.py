@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 import _twin_cache
+import pytest
 from _twin import RUNNER, Program, SideResult, Spawn
 from _twin_diff import ABSENT, Difference, compare, render
 from _twin_observe import observe

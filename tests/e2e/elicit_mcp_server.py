@@ -1,8 +1,15 @@
 """A bare stdio MCP server whose one tool asks the user for input
 (``elicitation/create``) and returns the answer it got."""
 
-import json, sys
-def send(m): sys.stdout.write(json.dumps(m) + "\n"); sys.stdout.flush()
+import json
+import sys
+
+
+def send(m):
+    sys.stdout.write(json.dumps(m) + "\n")
+    sys.stdout.flush()
+
+
 pending = None
 for line in sys.stdin:
     m = json.loads(line)

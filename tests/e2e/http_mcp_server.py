@@ -75,7 +75,7 @@ class HttpMcpServer:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}/mcp?access_token={self.token}"
 
-    def __enter__(self) -> HttpMcpServer:
+    def __enter__(self) -> HttpMcpServer:  # noqa: PYI034 - typing.Self needs 3.11
         self._thread.start()
         return self
 

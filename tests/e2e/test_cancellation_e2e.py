@@ -31,8 +31,7 @@ from typing import Any
 import anyio
 import pytest
 from _procs import processes_where
-from hypothesis import HealthCheck, event, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, event, example, given, settings, strategies as st
 
 from claude_wrap import (
     ClaudeAgentOptions,

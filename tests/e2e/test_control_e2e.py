@@ -9,8 +9,8 @@ from typing import Any
 
 import anyio
 import pytest
-from _procs import processes_where
 from _e2e import Options, bash, run, tool_results
+from _procs import processes_where
 
 from claude_wrap import (
     AgentDefinition,

@@ -12,8 +12,8 @@ from typing import Any
 
 import anyio
 import pytest
-from _procs import processes_where, wait_until
 from _e2e import Options, bash, run, tool_results
+from _procs import processes_where, wait_until
 
 from claude_wrap import (
     ClaudeSDKClient,

@@ -21,6 +21,7 @@ from typing import Any
 import anyio
 import pytest
 from _e2e import Options
+from _official import official_python
 
 from claude_wrap import (
     AssistantMessage,
@@ -38,8 +39,6 @@ from claude_wrap import (
 )
 from claude_wrap._run import protocol as _protocol
 from claude_wrap.testing import Reply, ScriptedModel
-
-from _official import official_python
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 

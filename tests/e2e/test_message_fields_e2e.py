@@ -37,6 +37,7 @@ from claude_wrap import (
     query,
     tool,
 )
+from claude_wrap._wire.messages import DeferredToolUse
 from claude_wrap._wire.shapes import (
     TERMINAL_TASK_STATUSES,
     BackgroundTaskSummary,
@@ -46,7 +47,6 @@ from claude_wrap._wire.shapes import (
     SystemInitMcpServer,
     SystemInitPlugin,
 )
-from claude_wrap._wire.messages import DeferredToolUse
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]

@@ -15,8 +15,8 @@ from typing import Any
 
 import anyio
 import pytest
-from _procs import processes_where
 from _e2e import Options, run
+from _procs import processes_where
 
 from claude_wrap import (
     AssistantMessage,

@@ -25,7 +25,6 @@ from claude_wrap import (
     ResultMessage,
     SystemMessage,
     TextBlock,
-    query,
 )
 from claude_wrap.testing import Reply, ScriptedModel
 from claude_wrap.testing._recorded import RecordedRequest

@@ -231,8 +231,8 @@ def _random_case(rnd: random.Random) -> dict[str, Any]:
 
 
 def test_random_transcripts_read_as_the_official_package_reads_them() -> None:
-    from claude_wrap._sessions.summary import fold_session_summary, summary_to_info
     from claude_wrap._sessions.chain import parse_entries, session_messages, subagent_messages
+    from claude_wrap._sessions.summary import fold_session_summary, summary_to_info
     from claude_wrap._sessions.transcripts import info_from_lite, lite_from_bytes
 
     rnd = random.Random(20260211)

@@ -12,6 +12,7 @@ import pytest
 
 from claude_wrap.testing import ScriptedModel
 
+
 @dataclass
 class Run:
     """Outcome of one binary run."""

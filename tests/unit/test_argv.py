@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from claude_wrap import CLIConnectionError, ClaudeAgentOptions, OptionsWarning
+from claude_wrap import ClaudeAgentOptions, CLIConnectionError, OptionsWarning
 from claude_wrap._launch.argv import HEAD_ARGS, TAIL_ARGS, build_launch
 
 CLI = "/opt/claude/bin/claude"

@@ -6,7 +6,6 @@ import io
 import subprocess
 import sys
 import time
-
 from typing import Any
 
 from claude_wrap import (

@@ -12,14 +12,13 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from claude_wrap import (
     ApiRetryMessage,
     AssistantMessage,
-    CLIJSONDecodeError,
     ClaudeSDKError,
+    CLIJSONDecodeError,
     HookEventMessage,
     ImageBlock,
     InformationalMessage,

@@ -20,7 +20,7 @@ async def _answer(options: ClaudeAgentOptions, request: dict[str, Any]) -> tuple
         transport.feed({"type": "control_request", "request_id": "dlg-1", "request": request})
         with anyio.fail_after(10):
             # Whoever awaits the client answers the binary's requests.
-            await client._live()._drive(  # noqa: SLF001
+            await client._live()._drive(
                 lambda: any(f.get("type") == "control_response" for f in transport.sent)
             )
     init = next(f for f in transport.sent if f.get("type") == "control_request")["request"]

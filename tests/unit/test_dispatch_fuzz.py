@@ -13,8 +13,7 @@ from typing import Any
 
 import anyio
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from claude_wrap import ClaudeAgentOptions, ClaudeSDKError, HookMatcher, PermissionResultAllow
 from claude_wrap._launch.control_plane import control_plane

@@ -171,6 +171,20 @@ def test_subpackages_say_what_they_own_and_import_nothing() -> None:
         assert len(tree.body) == 1, f"{name}/__init__.py holds more than its docstring"
 
 
+def test_every_import_names_a_module_that_exists() -> None:
+    missing = []
+    for module in MODULES:
+        for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [_resolve(module, node)]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            missing += [f"{module}: {n}" for n in names if n.startswith("claude_wrap") and n not in MODULES]
+    assert not missing, "imports of modules that do not exist:\n  " + "\n  ".join(missing)
+
+
 def test_every_module_is_read_by_this_test() -> None:
     # A sanity check on the parser above: the package's known edges appear,
     # lazy and type-only ones included.

@@ -18,9 +18,9 @@ import pytest
 from pydantic import BaseModel, Field
 
 from claude_wrap import SdkMcpTool, ToolAnnotations, tool
+from claude_wrap._mcp.inputs import ToolInputError
 from claude_wrap._mcp.json_schema import validation_message
 from claude_wrap._mcp.server import tool_result
-from claude_wrap._mcp.inputs import ToolInputError
 from claude_wrap._mcp.tools import input_json_schema, input_spec, wire_annotations
 
 

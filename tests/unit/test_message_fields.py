@@ -15,8 +15,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from claude_wrap import (
     AssistantMessage,
@@ -32,6 +31,7 @@ from claude_wrap import (
     UserMessage,
 )
 from claude_wrap._wire.codec import decode_frame
+from claude_wrap._wire.messages import DeferredToolUse
 from claude_wrap._wire.shapes import (
     TERMINAL_TASK_STATUSES,
     AssistantMessageError,
@@ -53,7 +53,6 @@ from claude_wrap._wire.shapes import (
     TaskNotificationStatus,
     TaskUpdatedStatus,
 )
-from claude_wrap._wire.messages import DeferredToolUse
 
 SESSION = "e41703ae-f0f2-4aca-9bbc-5a91ce15fa8f"
 PROMPT = "11111111-1111-4111-8111-111111111111"

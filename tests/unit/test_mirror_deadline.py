@@ -16,9 +16,9 @@ import anyio
 import pytest
 
 from claude_wrap import ClaudeAgentOptions
-from claude_wrap._wire.messages import MirrorErrorMessage, ResultMessage, UnknownMessage
 from claude_wrap._run.mirror import MirrorBatcher
 from claude_wrap._sessions.store_memory import InMemorySessionStore
+from claude_wrap._wire.messages import MirrorErrorMessage, ResultMessage, UnknownMessage
 
 pytestmark = pytest.mark.anyio
 

@@ -10,9 +10,9 @@ import anyio
 import pytest
 
 from claude_wrap._exceptions import ClaudeSDKError, SessionStateError
-from claude_wrap._wire.messages import ResultMessage, UnknownMessage
 from claude_wrap._run.mirror import MirrorBatcher
 from claude_wrap._sessions.store_memory import InMemorySessionStore
+from claude_wrap._wire.messages import ResultMessage, UnknownMessage
 
 SID = str(uuid.UUID(int=7))
 KEY = {"project_key": "-proj", "session_id": SID}
@@ -236,6 +236,6 @@ async def test_a_member_being_polled_is_not_handed_out(monkeypatch: pytest.Monke
                 await anyio.sleep(0.003)
                 if pool._idle and pool._idle[0].session._pump_lock.locked():
                     break
-            messages = [m async for m in pool.query(prompt="go")]
+            _messages = [m async for m in pool.query(prompt="go")]
     answers = [f for f in mocks[0].sent if f.get("type") == "control_response"]
     assert answers and answers[0]["response"]["subtype"] == "success", answers

@@ -23,8 +23,7 @@ from typing import Any
 
 import anyio
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import claude_wrap
 from claude_wrap import ClaudeAgentOptions, CLINotFoundError, SubprocessTransport

@@ -7,8 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from claude_wrap._sessions.store import SessionKey, SessionSummaryEntry
 from claude_wrap._sessions.summary import fold_session_summary, summary_to_info

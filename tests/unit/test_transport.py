@@ -32,7 +32,7 @@ from claude_wrap import (
 )
 
 sys.path.insert(0, str(Path(__file__).parent))
-import fake_cli  # noqa: E402
+import fake_cli
 
 FAKE = str(Path(__file__).with_name("fake_cli.py"))
 

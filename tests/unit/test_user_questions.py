@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from claude_wrap import ClaudeAgentOptions, PermissionResultAllow
-from claude_wrap import UserQuestion, answer_user_questions, user_questions
+from claude_wrap import ClaudeAgentOptions, PermissionResultAllow, UserQuestion, answer_user_questions, user_questions
 
 INPUT: dict[str, Any] = {
     "questions": [

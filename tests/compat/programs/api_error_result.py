@@ -2,7 +2,7 @@
 
 import asyncio
 
-from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient, ResultMessage, query
+from claude_agent_sdk import ClaudeSDKClient, ResultMessage, query
 from twin import note
 
 

@@ -6,7 +6,7 @@ import shutil
 
 import anyio
 from anyio.streams.text import TextReceiveStream
-from claude_agent_sdk import ClaudeAgentOptions, ResultMessage, Transport, query
+from claude_agent_sdk import ResultMessage, Transport, query
 from twin import note
 
 
