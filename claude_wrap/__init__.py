@@ -126,8 +126,7 @@ _SURFACE: dict[str, str] = {
     "_run.custom_transport": "Transport",
     # _mcp: in-process MCP servers and tools
     "_mcp.config": (
-        "McpHttpServerConfig McpSdkServerConfig McpServer McpServerConfig McpSSEServerConfig "
-        "McpStdioServerConfig"
+        "McpHttpServerConfig McpSdkServerConfig McpServer McpServerConfig McpSSEServerConfig McpStdioServerConfig"
     ),
     "_mcp.server": "create_sdk_mcp_server SdkMcpPrompt SdkMcpResource SdkMcpServer",
     "_mcp.tools": "SdkMcpTool tool ToolAnnotations",

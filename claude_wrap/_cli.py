@@ -510,11 +510,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     config = _config_dir()
     present = [name for name in AUTH_VARIABLES if os.environ.get(name, "").strip()]
     if present:
-        rows.append(("ok", "auth", f"{present[0]} is set" + (f" (also {', '.join(present[1:])})" if present[1:] else "")))
+        rows.append(
+            ("ok", "auth", f"{present[0]} is set" + (f" (also {', '.join(present[1:])})" if present[1:] else ""))
+        )
     elif (config / ".credentials.json").is_file():
         rows.append(("ok", "auth", f"stored login in {config / '.credentials.json'}"))
     else:
-        rows.append(("warn", "auth", "none: set ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (or log in with `claude`)"))
+        rows.append(
+            ("warn", "auth", "none: set ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (or log in with `claude`)")
+        )
 
     base = os.environ.get("ANTHROPIC_BASE_URL", "").strip()
     url = base or DEFAULT_API_URL

@@ -310,10 +310,14 @@ class ClaudeSDKClient:
         hint = f"call `await client.reconnect()` to start it again{resume}"
         if reading:
             what = "the turn in progress is lost (it is not sent again)" if lost_turn else "nothing more will come"
-            head = "Claude Code stopped" if info.exit_code is None else f"Command failed with exit code {info.exit_code}"
+            head = (
+                "Claude Code stopped" if info.exit_code is None else f"Command failed with exit code {info.exit_code}"
+            )
             return ProcessError(f"{head}: it {info._cause()}; {what}; {hint}", info.exit_code, info.stderr)
         if info.clean:
-            return SessionStateError(f"Cannot write to terminated process (exit code: 0): the session has ended; {hint}")
+            return SessionStateError(
+                f"Cannot write to terminated process (exit code: 0): the session has ended; {hint}"
+            )
         return TransportClosedError(
             f"Cannot write to terminated process: Claude Code {info._cause()}, nothing was sent; {hint}",
             info.exit_code,

@@ -113,9 +113,7 @@ async def _run(
 
     opts = options if options is not None else ClaudeAgentOptions()
     single = isinstance(prompt, str)
-    session = await open_session(
-        opts, first_message=user_frame(prompt) if single else None, transport=transport
-    )
+    session = await open_session(opts, first_message=user_frame(prompt) if single else None, transport=transport)
     try:
         await start_run(session, prompt, prompt_sent=single)
         while (message := await session.receive()) is not None:

@@ -65,6 +65,7 @@ __all__ = ["ClaudeSDKClient", "MessageIterator", "query"]
 
 T = TypeVar("T")
 
+
 class _Cancelled(Exception):
     """The step was cancelled from the calling thread (Ctrl-C)."""
 
@@ -444,4 +445,3 @@ class ClaudeSDKClient:
     def reload_plugins(self) -> ReloadPluginsResponse:
         """Reload plugins, commands, agents and MCP servers from disk."""
         return self._call(self._client.reload_plugins)
-

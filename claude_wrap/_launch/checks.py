@@ -62,15 +62,23 @@ def check_options(options: ClaudeAgentOptions) -> None:
     for name in ("idle_timeout", "turn_timeout", "callback_timeout"):
         _number(name, getattr(options, name), minimum=0, inclusive=False, optional=True)
     _number("shutdown_grace", options.shutdown_grace, minimum=0, inclusive=True, optional=False)
-    _number("session_store_flush_timeout", options.session_store_flush_timeout, minimum=0, inclusive=False, optional=False)
-    if not isinstance(options.auto_reconnect, int) or isinstance(options.auto_reconnect, bool) or options.auto_reconnect < 0:
+    _number(
+        "session_store_flush_timeout", options.session_store_flush_timeout, minimum=0, inclusive=False, optional=False
+    )
+    if (
+        not isinstance(options.auto_reconnect, int)
+        or isinstance(options.auto_reconnect, bool)
+        or options.auto_reconnect < 0
+    ):
         raise ValueError(
             f"ClaudeAgentOptions.auto_reconnect must be a whole number of restarts (0 or more), "
             f"got {options.auto_reconnect!r}"
         )
     if options.output_type is not None:
         if not _is_pydantic_model(options.output_type):
-            raise ValueError(f"ClaudeAgentOptions.output_type must be a pydantic model class, got {options.output_type!r}")
+            raise ValueError(
+                f"ClaudeAgentOptions.output_type must be a pydantic model class, got {options.output_type!r}"
+            )
         if options.output_format is not None:
             raise ValueError("output_format and output_type both set the output schema; set only one")
     if options.on_user_question is not None and options.permission_prompt_tool_name is not None:
@@ -98,9 +106,13 @@ def doubtful(options: ClaudeAgentOptions) -> list[str]:
     found: list[str] = []
     resuming = bool(options.resume) or options.continue_conversation
     if options.continue_conversation and options.resume:
-        found.append("continue_conversation=True is ignored with resume: the binary resumes the session named by resume")
+        found.append(
+            "continue_conversation=True is ignored with resume: the binary resumes the session named by resume"
+        )
     if options.fork_session and not resuming:
-        found.append("fork_session=True does nothing without resume or continue_conversation: there is no session to fork")
+        found.append(
+            "fork_session=True does nothing without resume or continue_conversation: there is no session to fork"
+        )
     if options.session_id and resuming and not options.fork_session:
         found.append(
             "the binary refuses session_id together with resume or continue_conversation unless "
@@ -118,7 +130,9 @@ def doubtful(options: ClaudeAgentOptions) -> list[str]:
 def _doubtful_limits(options: ClaudeAgentOptions) -> list[str]:
     found: list[str] = []
     if isinstance(options.max_turns, int) and options.max_turns < 1:
-        found.append(f"max_turns={options.max_turns} sets no turn limit at all; use None for that, or a positive number")
+        found.append(
+            f"max_turns={options.max_turns} sets no turn limit at all; use None for that, or a positive number"
+        )
     thinking = options.thinking
     if isinstance(thinking, Mapping):
         budget = thinking.get("budget_tokens")
@@ -134,7 +148,13 @@ def _doubtful_limits(options: ClaudeAgentOptions) -> list[str]:
 def _doubtful_shapes(options: ClaudeAgentOptions) -> list[str]:
     found: list[str] = []
     for flag in options.extra_args:
-        if not isinstance(flag, str) or not flag or flag.startswith("-") or "=" in flag or any(c.isspace() for c in flag):
+        if (
+            not isinstance(flag, str)
+            or not flag
+            or flag.startswith("-")
+            or "=" in flag
+            or any(c.isspace() for c in flag)
+        ):
             found.append(
                 f"extra_args key {flag!r} becomes the argument '--{flag}'; keys are flag names "
                 "without dashes, e.g. 'verbose'"
@@ -178,7 +198,9 @@ def check_run(options: ClaudeAgentOptions) -> None:
                 "only and would diverge from the mirrored transcript)"
             )
         if not all(callable(getattr(store, m, None)) for m in ("append", "load")):
-            raise ValueError("ClaudeAgentOptions.session_store needs async append() and load() methods (see SessionStore)")
+            raise ValueError(
+                "ClaudeAgentOptions.session_store needs async append() and load() methods (see SessionStore)"
+            )
     if options.can_use_tool and options.permission_prompt_tool_name:
         raise ValueError(
             "can_use_tool callback cannot be used with permission_prompt_tool_name. Please use one or the other."
@@ -197,7 +219,9 @@ def check_launch(options: ClaudeAgentOptions) -> None:
         check_skills(options.skills)
     for label, value in _command_line_strings(options):
         if "\0" in value:
-            raise LaunchValueError(f"ClaudeAgentOptions.{label} must not contain NUL bytes (no process argument can), got {value!r}")
+            raise LaunchValueError(
+                f"ClaudeAgentOptions.{label} must not contain NUL bytes (no process argument can), got {value!r}"
+            )
     for plugin in options.plugins:
         if plugin.get("type") != "local":
             raise ValueError(f"Unsupported plugin type: {plugin.get('type')}")
@@ -208,7 +232,9 @@ def check_launch(options: ClaudeAgentOptions) -> None:
             raise LaunchValueError(f"ClaudeAgentOptions.env[{key!r}] must be a string without NUL bytes, got {value!r}")
     budget = options.max_budget_usd
     if budget is not None and not (isinstance(budget, (int, float)) and budget > 0):
-        raise ValueError(f"ClaudeAgentOptions.max_budget_usd must be greater than 0 (the binary refuses it), got {budget!r}")
+        raise ValueError(
+            f"ClaudeAgentOptions.max_budget_usd must be greater than 0 (the binary refuses it), got {budget!r}"
+        )
     size = options.max_buffer_size
     if size is not None and not (isinstance(size, int) and size >= 1):
         raise ValueError(f"ClaudeAgentOptions.max_buffer_size must be a positive number of bytes, got {size!r}")

@@ -108,8 +108,12 @@ def _hook_handler(registry: dict[str, _Registered], *, timeout: float | None) ->
         what = f"{entry.event} hook {_name(entry.callback)}"
         try:
             output = await call_user(
-                entry.callback, request.get("input"), request.get("tool_use_id"), {"signal": None},
-                timeout=timeout, what=what,
+                entry.callback,
+                request.get("input"),
+                request.get("tool_use_id"),
+                {"signal": None},
+                timeout=timeout,
+                what=what,
             )
             return hook_output_to_wire(output)
         except Exception as exc:
@@ -184,9 +188,7 @@ async def _answer_questions(
         return {"behavior": "deny", "message": f"The user could not be asked: {_failure_text('on_user_question', exc)}"}
 
 
-def _dialog_handler(
-    callback: Any, *, what: str, fallback: dict[str, Any], timeout: float | None
-) -> ControlHandler:
+def _dialog_handler(callback: Any, *, what: str, fallback: dict[str, Any], timeout: float | None) -> ControlHandler:
     """Elicitations and user dialogs: the user's answer, or a safe refusal
     when the callback fails or answers something that is not a dict."""
 
@@ -325,11 +327,17 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
     # official package's "Unsupported control request subtype" error.
     if options.on_elicitation is not None:
         plane.handlers["elicitation"] = _dialog_handler(
-            options.on_elicitation, what="on_elicitation", fallback={"action": "decline"}, timeout=options.callback_timeout
+            options.on_elicitation,
+            what="on_elicitation",
+            fallback={"action": "decline"},
+            timeout=options.callback_timeout,
         )
     if options.on_user_dialog is not None:
         plane.handlers["request_user_dialog"] = _dialog_handler(
-            options.on_user_dialog, what="on_user_dialog", fallback={"behavior": "cancelled"}, timeout=options.callback_timeout
+            options.on_user_dialog,
+            what="on_user_dialog",
+            fallback={"behavior": "cancelled"},
+            timeout=options.callback_timeout,
         )
     if options.supported_dialog_kinds:
         plane.initialize["supportedDialogKinds"] = list(options.supported_dialog_kinds)
@@ -346,4 +354,3 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         or options.on_user_dialog is not None
     )
     return plane
-

@@ -33,16 +33,13 @@ class Explanation:
     initialize: dict[str, Any]
 
     def __str__(self) -> str:
-        env = "\n".join(
-            f"  {k}={'<removed>' if v is None else v}" for k, v in sorted(self.env_changes.items())
-        )
+        env = "\n".join(f"  {k}={'<removed>' if v is None else v}" for k, v in sorted(self.env_changes.items()))
         return (
             f"argv: {json.dumps(self.argv)}\n"
             f"cwd: {self.cwd or '(caller cwd)'}\n"
             f"env changes:\n{env or '  (none)'}\n"
             f"initialize: {json.dumps(self.initialize, sort_keys=True)}"
         )
-
 
 
 def _shown_file(content: str) -> str:

@@ -51,6 +51,7 @@ Platforms are ``linux``/``darwin``/``win32`` × ``x64``/``arm64``, with a
 ``-musl`` suffix on musl-based Linux; ``CLAUDE_WRAP_PLATFORM`` overrides the
 detection (e.g. ``linux-x64-musl``).
 """
+
 from __future__ import annotations
 
 import functools
@@ -183,7 +184,6 @@ class BinaryVerificationError(ClaudeSDKError):
         )
 
 
-
 # --------------------------------------------------------------------------- manifest
 
 
@@ -244,8 +244,7 @@ def _load_default_manifest() -> Manifest:
         if candidate.is_file():
             return _read_manifest(candidate)
     raise BinaryFetchError(
-        "the pinned Claude Code manifest was not found; looked at: "
-        + ", ".join(str(c) for c in _MANIFEST_CANDIDATES)
+        "the pinned Claude Code manifest was not found; looked at: " + ", ".join(str(c) for c in _MANIFEST_CANDIDATES)
     )
 
 
@@ -354,9 +353,7 @@ def current_platform() -> str:
     override = os.environ.get(ENV_PLATFORM, "").strip()
     if override:
         if override not in PLATFORMS:
-            raise UnsupportedPlatformError(
-                f"{ENV_PLATFORM}={override!r} is not one of: {', '.join(PLATFORMS)}"
-            )
+            raise UnsupportedPlatformError(f"{ENV_PLATFORM}={override!r} is not one of: {', '.join(PLATFORMS)}")
         return override
     return _detected_platform()
 
@@ -555,15 +552,13 @@ def _not_found_message() -> str:
             "  - claude-wrap fetch-binary  (or python -m claude_wrap fetch-binary; fetches Claude Code "
             f"{version} through your npm configuration and verifies it)"
         ),
-        f"  - point at an existing binary: set {ENV_CLI}=/path/to/claude, or pass cli_path=\"/path/to/claude\"",
+        f'  - point at an existing binary: set {ENV_CLI}=/path/to/claude, or pass cli_path="/path/to/claude"',
         "  - install Claude Code so that `claude` is on your PATH",
     ]
     return "\n".join(lines)
 
 
-def find_binary(
-    cli_path: str | os.PathLike[str] | None = None, *, prefer_path: bool | None = None
-) -> Path:
+def find_binary(cli_path: str | os.PathLike[str] | None = None, *, prefer_path: bool | None = None) -> Path:
     """The Claude Code binary to spawn, as an absolute path.
 
     Cheap enough for every spawn: a few ``stat`` calls and a tiny marker read,
@@ -610,4 +605,3 @@ def binary_info(
     """
     path, source = _locate(cli_path, prefer_path)
     return BinaryInfo(path=path, source=source, version=binary_version(path) if version else None)
-

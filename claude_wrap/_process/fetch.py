@@ -377,8 +377,7 @@ def _acquire(
                 _verify_tarball(packed, entry.integrity)
             elif reported:
                 logger.warning(
-                    "Claude Code %s is not the pinned version (%s); checking it only against "
-                    "the integrity npm reports",
+                    "Claude Code %s is not the pinned version (%s); checking it only against the integrity npm reports",
                     version,
                     manifest.version,
                 )
@@ -408,7 +407,4 @@ def fetch_binary(
     Raises :class:`BinaryVerificationError` on a hash or size mismatch and
     :class:`BinaryFetchError` when npm fails (with npm's stderr).
     """
-    return ensure_binary(
-        platform, version=version, force=force, verify=verify, tarball=tarball, manifest=manifest
-    ).path
-
+    return ensure_binary(platform, version=version, force=force, verify=verify, tarball=tarball, manifest=manifest).path

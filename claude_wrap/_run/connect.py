@@ -170,4 +170,3 @@ async def open_session(
         await session.aclose()
         raise
     return session
-

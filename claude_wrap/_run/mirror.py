@@ -235,7 +235,9 @@ class MirrorBatcher:
             return
         self._paused_until = anyio.current_time() + self.retry_after
         why = "; ".join(dict.fromkeys(reason for _, reason in failures))
-        message = f"{why} ({self._entries} transcript entries are not mirrored yet; they stay queued for the next flush)"
+        message = (
+            f"{why} ({self._entries} transcript entries are not mirrored yet; they stay queued for the next flush)"
+        )
         log.warning("claude_wrap: mirroring to the session store failed: %s", message)
         self._report(failures[0][0], message)
         self._trim()
@@ -374,7 +376,9 @@ async def _bounded(seconds: float, what: str, call: Awaitable[Any]) -> Any:
         with anyio.fail_after(seconds):
             return await call
     except TimeoutError:
-        raise StoreTimeoutError(f"{what} timed out after {int(seconds * 1000)}ms during resume materialization") from None
+        raise StoreTimeoutError(
+            f"{what} timed out after {int(seconds * 1000)}ms during resume materialization"
+        ) from None
     except Exception as exc:
         raise SessionStoreError(f"{what} failed during resume materialization: {exc}") from exc
 
@@ -395,7 +399,9 @@ async def _continue_candidate(store: SessionStore, project: str, limit: float) -
         sid = item["session_id"]
         if not is_uuid(sid):
             continue
-        got = await _bounded(limit, f"SessionStore.load() for session {sid}", store.load({"project_key": project, "session_id": sid}))
+        got = await _bounded(
+            limit, f"SessionStore.load() for session {sid}", store.load({"project_key": project, "session_id": sid})
+        )
         if got and not (isinstance(got[0], dict) and got[0].get("isSidechain") is True):
             return sid, got
     return None

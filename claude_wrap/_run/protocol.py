@@ -942,4 +942,3 @@ def _response_line(reply: dict[str, Any]) -> bytes:
 
 def _error_reply(rid: str, message: str) -> dict[str, Any]:
     return {"subtype": "error", "request_id": rid, "error": message}
-

@@ -60,6 +60,7 @@ def _fail(span: Span, exc: BaseException | None, reason: str | None = None) -> N
 def _usage_attributes(usage: Mapping[str, Any]) -> dict[str, int]:
     """GenAI usage attributes; ``input_tokens`` counts cached input too, as
     the conventions ask, while the binary reports the three parts apart."""
+
     def count(key: str) -> int:
         value = usage.get(key)
         return value if isinstance(value, int) else 0
@@ -268,4 +269,3 @@ def _reply_attributes(span: Span, subtype: str, reply: Mapping[str, Any] | None)
             _fail(span, None, "mcp_error")
         elif isinstance(result, dict) and result.get("isError"):
             _fail(span, None, "tool_error")
-

@@ -34,7 +34,11 @@ TRANSCRIPT_TYPES = frozenset({"user", "assistant", "progress", "system", "attach
 
 def transcript_entries(entries: Iterable[Any]) -> list[Entry]:
     """The chain entries (a chain type and a string ``uuid``) among ``entries``."""
-    return [e for e in entries if isinstance(e, dict) and e.get("type") in TRANSCRIPT_TYPES and isinstance(e.get("uuid"), str)]
+    return [
+        e
+        for e in entries
+        if isinstance(e, dict) and e.get("type") in TRANSCRIPT_TYPES and isinstance(e.get("uuid"), str)
+    ]
 
 
 def parse_jsonl(text: str) -> list[Any]:
@@ -115,7 +119,11 @@ def _block_ids(entry: Entry, block_type: str, field: str) -> list[str]:
     content = message.get("content") if isinstance(message, dict) else None
     if not isinstance(content, list):
         return []
-    return [b[field] for b in content if isinstance(b, dict) and b.get("type") == block_type and isinstance(b.get(field), str)]
+    return [
+        b[field]
+        for b in content
+        if isinstance(b, dict) and b.get("type") == block_type and isinstance(b.get(field), str)
+    ]
 
 
 def _is_tool_result(entry: Entry) -> bool:
@@ -203,7 +211,9 @@ def _recover_parallel(by_uuid: dict[str, Entry], chain: list[Entry]) -> list[Ent
         if strays:
             if answered_on_chain is None:
                 answered_on_chain = {c for e in chain for c in _block_ids(e, "tool_result", "tool_use_id")}
-            missing_results += _open_call_answers(strays, members, answered_on_chain, missing_results, by_uuid, call_owner)
+            missing_results += _open_call_answers(
+                strays, members, answered_on_chain, missing_results, by_uuid, call_owner
+            )
         if not missing_calls and not missing_results:
             continue
         recovered = sorted(missing_calls, key=_stamp) + sorted(missing_results, key=_stamp)
@@ -300,7 +310,9 @@ def subagent_messages(
     """A page of a subagent's conversation, every message carrying the ids
     of what started it."""
     chain = _subagent_chain(entries)
-    messages = [_message(e, parent_tool_use_id, parent_agent_id) for e in chain if e.get("type") in ("user", "assistant")]
+    messages = [
+        _message(e, parent_tool_use_id, parent_agent_id) for e in chain if e.get("type") in ("user", "assistant")
+    ]
     return page_messages(messages, limit, offset)
 
 

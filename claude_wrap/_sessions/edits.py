@@ -68,7 +68,9 @@ def sanitize_unicode(value: str) -> str:
     characters (zero-width, direction marks, BOM ...), until stable."""
     for _ in range(10):
         before = value
-        value = "".join(c for c in unicodedata.normalize("NFKC", value) if unicodedata.category(c) not in _STRIPPED_CATEGORIES)
+        value = "".join(
+            c for c in unicodedata.normalize("NFKC", value) if unicodedata.category(c) not in _STRIPPED_CATEGORIES
+        )
         if value == before:
             break
     return value
@@ -98,7 +100,11 @@ def fork_source(entries: list[Any], session_id: str) -> tuple[list[Entry], list[
         kind = entry.get("type")
         if kind in TRANSCRIPT_TYPES and isinstance(entry.get("uuid"), str):
             transcript.append(entry)
-        elif kind == "content-replacement" and entry.get("sessionId") == session_id and isinstance(entry.get("replacements"), list):
+        elif (
+            kind == "content-replacement"
+            and entry.get("sessionId") == session_id
+            and isinstance(entry.get("replacements"), list)
+        ):
             replacements.extend(entry["replacements"])
     return transcript, replacements
 
@@ -125,7 +131,11 @@ def fork_title_from_entries(entries: list[Any]) -> str | None:
     custom = ai = None
     for entry in entries:
         if isinstance(entry, dict):
-            custom = entry.get("customTitle") if isinstance(entry.get("customTitle"), str) and entry["customTitle"] else custom
+            custom = (
+                entry.get("customTitle")
+                if isinstance(entry.get("customTitle"), str) and entry["customTitle"]
+                else custom
+            )
             ai = entry.get("aiTitle") if isinstance(entry.get("aiTitle"), str) and entry["aiTitle"] else ai
     return custom or ai or first_prompt_from_head("".join(json_line(e) + "\n" for e in entries)) or None
 
@@ -195,10 +205,24 @@ def fork_entries(
         out.append(copy)
     if replacements:
         out.append(
-            {"type": "content-replacement", "sessionId": fork_id, "replacements": replacements, "uuid": str(uuid.uuid4()), "timestamp": now}
+            {
+                "type": "content-replacement",
+                "sessionId": fork_id,
+                "replacements": replacements,
+                "uuid": str(uuid.uuid4()),
+                "timestamp": now,
+            }
         )
     fork_title = title.strip() if title else None
     if not fork_title:
         fork_title = f"{derive_title() or 'Forked session'} (fork)"
-    out.append({"type": "custom-title", "sessionId": fork_id, "customTitle": fork_title, "uuid": str(uuid.uuid4()), "timestamp": now})
+    out.append(
+        {
+            "type": "custom-title",
+            "sessionId": fork_id,
+            "customTitle": fork_title,
+            "uuid": str(uuid.uuid4()),
+            "timestamp": now,
+        }
+    )
     return fork_id, out

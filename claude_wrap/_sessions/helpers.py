@@ -135,7 +135,9 @@ def find_session(session_id: str, directory: Any, config_dir: Any) -> tuple[Path
 
 
 def _not_found(session_id: str, directory: Any) -> FileNotFoundError:
-    return FileNotFoundError(f"Session {session_id} not found" + (f" in project directory for {directory}" if directory else ""))
+    return FileNotFoundError(
+        f"Session {session_id} not found" + (f" in project directory for {directory}" if directory else "")
+    )
 
 
 def _read_text(path: Path) -> str:
@@ -194,7 +196,9 @@ def _newest_first(infos: list[SDKSessionInfo], limit: int | None, offset: int) -
     return page_sessions(unique, limit, offset)
 
 
-def _project_sessions(projects: Path, directory: str | os.PathLike[str], include_worktrees: bool) -> list[SDKSessionInfo]:
+def _project_sessions(
+    projects: Path, directory: str | os.PathLike[str], include_worktrees: bool
+) -> list[SDKSessionInfo]:
     """The sessions of ``directory``'s project, and of its other worktrees'."""
     canonical = canonical_path(directory)
     trees = _worktree_paths(canonical) if include_worktrees else []

@@ -36,6 +36,7 @@ __all__ = [
     "now_ms",
 ]
 
+
 class SessionStoreEntry(TypedDict, total=False):
     """One transcript entry (a JSONL object) as a store sees it.
 
@@ -46,6 +47,7 @@ class SessionStoreEntry(TypedDict, total=False):
     type: Required[str]
     uuid: str
     timestamp: str
+
 
 SessionStoreFlushMode = Literal["batched", "eager"]
 """``"batched"``: mirror at each result and at close; ``"eager"``: every frame."""

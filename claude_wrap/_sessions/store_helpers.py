@@ -260,7 +260,9 @@ async def list_subagents_from_store(
     if not is_uuid(session_id):
         return []
     _need_subkeys(session_store)
-    subkeys = await session_store.list_subkeys({"project_key": project_key_for_directory(directory), "session_id": session_id})
+    subkeys = await session_store.list_subkeys(
+        {"project_key": project_key_for_directory(directory), "session_id": session_id}
+    )
     ids: dict[str, None] = {}
     for subpath in subkeys:
         name = subpath.rsplit("/", 1)[-1]
@@ -284,7 +286,9 @@ async def get_subagent_messages_from_store(
         return []
     subpath: str | None = f"subagents/agent-{agent_id}"
     if implements(session_store, "list_subkeys"):
-        subkeys = await session_store.list_subkeys({"project_key": project_key_for_directory(directory), "session_id": session_id})
+        subkeys = await session_store.list_subkeys(
+            {"project_key": project_key_for_directory(directory), "session_id": session_id}
+        )
         name = f"agent-{agent_id}"
         subpath = next((s for s in subkeys if s.startswith("subagents/") and s.rsplit("/", 1)[-1] == name), None)
         if subpath is None:

@@ -70,7 +70,9 @@ class PostgresSessionStore(SessionStore):
         self.table = table
         suffixed = f"{table}_summaries"
         # A truncated name could collide with another store's table: hash instead.
-        self.summary_table = suffixed if len(suffixed) <= _MAX_IDENT else f"{table[:50]}_s{zlib.crc32(table.encode()):08x}"
+        self.summary_table = (
+            suffixed if len(suffixed) <= _MAX_IDENT else f"{table[:50]}_s{zlib.crc32(table.encode()):08x}"
+        )
         self.connect_timeout = connect_timeout
         self._conninfo = conninfo if isinstance(conninfo, str) else None
         self._client = None if isinstance(conninfo, str) else conninfo
@@ -242,7 +244,12 @@ class PostgresSessionStore(SessionStore):
         pk, sid, sub = key_parts(key)
         if sub:
             await self._tx(
-                [(f"DELETE FROM {self.table} WHERE project_key = %s AND session_id = %s AND subpath = %s", (pk, sid, sub))]
+                [
+                    (
+                        f"DELETE FROM {self.table} WHERE project_key = %s AND session_id = %s AND subpath = %s",
+                        (pk, sid, sub),
+                    )
+                ]
             )
             return
         await self._tx(

@@ -190,6 +190,7 @@ class RedisSessionStore(SessionStore):
     async def delete(self, key: SessionKey) -> None:
         pk, sid, sub = key_parts(key)
         if sub:
+
             def build_one(pipe: Any) -> None:
                 pipe.delete(self._entries_key(pk, sid, sub))
                 pipe.srem(self._subkeys_key(pk, sid), sub)

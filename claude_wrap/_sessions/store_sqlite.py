@@ -146,7 +146,9 @@ class SQLiteSessionStore(SessionStore):
 
     async def list_session_summaries(self, project_key: str) -> list[SessionSummaryEntry]:
         def read(conn: sqlite3.Connection) -> list[SessionSummaryEntry]:
-            cur = conn.execute("SELECT session_id, mtime, data FROM session_summaries WHERE project_key = ?", (project_key,))
+            cur = conn.execute(
+                "SELECT session_id, mtime, data FROM session_summaries WHERE project_key = ?", (project_key,)
+            )
             return [{"session_id": sid, "mtime": int(mtime), "data": json.loads(data)} for sid, mtime, data in cur]
 
         return await self._run(read)

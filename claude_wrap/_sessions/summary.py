@@ -106,7 +106,9 @@ def summary_to_info(summary: SessionSummaryEntry, project_path: str | None = Non
     data = summary["data"]
     if data.get("is_sidechain"):
         return None
-    first_prompt = (data.get("first_prompt") if data.get("first_prompt_locked") else data.get("command_fallback")) or None
+    first_prompt = (
+        data.get("first_prompt") if data.get("first_prompt_locked") else data.get("command_fallback")
+    ) or None
     custom_title = data.get("custom_title") or data.get("ai_title") or None
     label = custom_title or data.get("last_prompt") or data.get("summary_hint") or first_prompt
     if not label:

@@ -248,7 +248,11 @@ def message_texts(message: Any) -> list[str]:
     if isinstance(content, str):
         return [content]
     if isinstance(content, list):
-        return [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+        return [
+            b["text"]
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        ]
     return []
 
 
@@ -312,7 +316,9 @@ def epoch_ms(value: Any) -> int | None:
     if not isinstance(value, str):
         return None
     try:
-        return int(datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value).timestamp() * 1000)
+        return int(
+            datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value).timestamp() * 1000
+        )
     except ValueError:
         return None
 
@@ -338,7 +344,9 @@ def info_from_lite(session_id: str, lite: Lite, project_path: str | None = None)
         or None
     )
     first_prompt = first_prompt_from_head(head) or None
-    summary = custom_title or last_string_field(tail, "lastPrompt") or last_string_field(tail, "summary") or first_prompt
+    summary = (
+        custom_title or last_string_field(tail, "lastPrompt") or last_string_field(tail, "summary") or first_prompt
+    )
     if not summary:
         return None
     return SDKSessionInfo(

@@ -544,7 +544,8 @@ _WireFrame = Union[
 
 # Frame type -> its wire struct, for the forgiving path.
 _WIRE_TYPES: dict[str, type[_Frame] | type[_Control]] = {
-    t.__struct_config__.tag: t for t in _WireFrame.__args__  # type: ignore[attr-defined]
+    t.__struct_config__.tag: t
+    for t in _WireFrame.__args__  # type: ignore[attr-defined]
 }
 
 Frame = Union[Message, ControlRequestIn, ControlResponseIn, ControlCancel]
@@ -743,7 +744,9 @@ class _BadBlock(Exception):
     pass
 
 
-def _with_modelled_blocks(kind: str, data: dict[str, Any], keep: bool, extras: dict[int, ContentBlock]) -> dict[str, Any]:
+def _with_modelled_blocks(
+    kind: str, data: dict[str, Any], keep: bool, extras: dict[int, ContentBlock]
+) -> dict[str, Any]:
     """``data`` with only the content blocks the official parser models; the
     others go to ``extras`` (by final position) if ``keep``, else nowhere."""
     message = data.get("message")

@@ -253,9 +253,7 @@ class UserPromptSubmitHookInput(BaseHookInput):
 
     hook_event_name: ReadOnly[Literal["UserPromptSubmit"]]
     prompt: str
-    source: NotRequired[
-        Literal["user", "sdk", "system", "loop_wakeup", "schedule_wakeup", "poll_event"]
-    ]
+    source: NotRequired[Literal["user", "sdk", "system", "loop_wakeup", "schedule_wakeup", "poll_event"]]
     session_title: NotRequired[str]
 
 
@@ -498,9 +496,7 @@ class InstructionsLoadedHookInput(BaseHookInput):
     hook_event_name: ReadOnly[Literal["InstructionsLoaded"]]
     file_path: str
     memory_type: Literal["User", "Project", "Local", "Managed"]
-    load_reason: Literal[
-        "session_start", "nested_traversal", "path_glob_match", "include", "compact"
-    ]
+    load_reason: Literal["session_start", "nested_traversal", "path_glob_match", "include", "compact"]
     globs: NotRequired[list[str]]
     trigger_file_path: NotRequired[str]
     parent_file_path: NotRequired[str]

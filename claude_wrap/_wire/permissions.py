@@ -37,9 +37,7 @@ __all__ = [
 PermissionBehavior = Literal["allow", "deny", "ask"]
 """What a permission rule does with a matching tool call."""
 
-PermissionUpdateDestination = Literal[
-    "userSettings", "projectSettings", "localSettings", "session", "cliArg"
-]
+PermissionUpdateDestination = Literal["userSettings", "projectSettings", "localSettings", "session", "cliArg"]
 """Where the binary stores a permission update.
 
 ``"session"`` lasts for this process only; ``"localSettings"`` is written to
@@ -100,11 +98,7 @@ class PermissionUpdate:
         Only the fields that belong to ``type`` are included (all set fields
         for a ``type`` this library does not know); unset fields are omitted.
         """
-        known = (
-            self.type in _RULE_TYPES
-            or self.type in _DIRECTORY_TYPES
-            or self.type == "setMode"
-        )
+        known = self.type in _RULE_TYPES or self.type in _DIRECTORY_TYPES or self.type == "setMode"
         wire: dict[str, Any] = {"type": self.type}
         if self.type in _RULE_TYPES or not known:
             if self.rules is not None:
@@ -113,9 +107,7 @@ class PermissionUpdate:
                 wire["behavior"] = self.behavior
         if (self.type == "setMode" or not known) and self.mode is not None:
             wire["mode"] = self.mode
-        if (
-            self.type in _DIRECTORY_TYPES or not known
-        ) and self.directories is not None:
+        if (self.type in _DIRECTORY_TYPES or not known) and self.directories is not None:
             wire["directories"] = list(self.directories)
         if self.destination is not None:
             wire["destination"] = self.destination
@@ -131,9 +123,7 @@ class PermissionUpdate:
             TypeError: ``data`` is not a mapping.
         """
         if not isinstance(data, Mapping):
-            raise TypeError(
-                f"a permission update must be a dict, got {type(data).__name__}"
-            )
+            raise TypeError(f"a permission update must be a dict, got {type(data).__name__}")
         raw_rules = data.get("rules")
         rules: list[PermissionRuleValue] | None = None
         if isinstance(raw_rules, list):
@@ -151,9 +141,7 @@ class PermissionUpdate:
             rules=rules,
             behavior=data.get("behavior"),
             mode=data.get("mode"),
-            directories=list(raw_directories)
-            if isinstance(raw_directories, list)
-            else None,
+            directories=list(raw_directories) if isinstance(raw_directories, list) else None,
             destination=data.get("destination"),
         )
 
@@ -211,11 +199,7 @@ class ToolPermissionContext:
         """
         raw_suggestions = request.get("permission_suggestions")
         suggestions = (
-            [
-                PermissionUpdate.from_dict(s)
-                for s in raw_suggestions
-                if isinstance(s, Mapping)
-            ]
+            [PermissionUpdate.from_dict(s) for s in raw_suggestions if isinstance(s, Mapping)]
             if isinstance(raw_suggestions, list)
             else []
         )
@@ -267,15 +251,11 @@ class PermissionResultDeny:
 PermissionResult = PermissionResultAllow | PermissionResultDeny
 """What a ``can_use_tool`` callback returns."""
 
-CanUseTool = Callable[
-    [str, dict[str, Any], ToolPermissionContext], Awaitable[PermissionResult]
-]
+CanUseTool = Callable[[str, dict[str, Any], ToolPermissionContext], Awaitable[PermissionResult]]
 """A permission callback: ``async (tool_name, tool_input, context) -> PermissionResult``."""
 
 
-def permission_result_to_wire(
-    result: object, original_input: dict[str, Any]
-) -> dict[str, Any]:
+def permission_result_to_wire(result: object, original_input: dict[str, Any]) -> dict[str, Any]:
     """Turn a ``can_use_tool`` callback's return value into the answer the binary expects.
 
     * allow → ``{"behavior": "allow", "updatedInput": ..., "updatedPermissions"?: [...]}``;
@@ -293,19 +273,14 @@ def permission_result_to_wire(
         updated_input = result.updated_input
         if updated_input is not None and not isinstance(updated_input, Mapping):
             raise TypeError(
-                "PermissionResultAllow.updated_input must be a dict or None, "
-                f"got {type(updated_input).__name__}"
+                f"PermissionResultAllow.updated_input must be a dict or None, got {type(updated_input).__name__}"
             )
         wire: dict[str, Any] = {
             "behavior": "allow",
-            "updatedInput": dict(updated_input)
-            if updated_input is not None
-            else original_input,
+            "updatedInput": dict(updated_input) if updated_input is not None else original_input,
         }
         if result.updated_permissions:
-            wire["updatedPermissions"] = [
-                _update_to_wire(update) for update in result.updated_permissions
-            ]
+            wire["updatedPermissions"] = [_update_to_wire(update) for update in result.updated_permissions]
         return wire
     if isinstance(result, PermissionResultDeny):
         wire = {"behavior": "deny", "message": result.message}
@@ -324,8 +299,7 @@ def _update_to_wire(update: object) -> dict[str, Any]:
     if isinstance(update, Mapping):
         return dict(update)  # already in wire form
     raise TypeError(
-        "PermissionResultAllow.updated_permissions must hold PermissionUpdate objects, "
-        f"got {type(update).__name__}"
+        f"PermissionResultAllow.updated_permissions must hold PermissionUpdate objects, got {type(update).__name__}"
     )
 
 

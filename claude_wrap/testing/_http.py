@@ -36,6 +36,7 @@ class _Model(Protocol):
 
     def _record_error(self, text: str) -> None: ...
 
+
 __all__: list[str] = []
 
 
@@ -163,9 +164,7 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.kind == "error":
             if reply.retry_after is not None:
                 headers.append(("retry-after", f"{reply.retry_after:g}"))
-            self._send_json(
-                reply.status, error_json(reply, request_id=plan.request_id), headers
-            )
+            self._send_json(reply.status, error_json(reply, request_id=plan.request_id), headers)
             return
         if not plan.stream:
             self._send_json(
@@ -187,10 +186,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         events = sse_events(reply, message_id=plan.message_id, model=plan.model)
         for number, (name, data) in enumerate(events):
-            if (
-                reply.stall_after_events is not None
-                and number >= reply.stall_after_events
-            ):
+            if reply.stall_after_events is not None and number >= reply.stall_after_events:
                 self._hang()
                 return
             if number and self._wait(reply.event_delay):

@@ -128,6 +128,8 @@ class MockTransport(LineTransport):
 
 def _is_initialize(frame: Mapping[str, Any]) -> bool:
     request = frame.get("request")
-    return frame.get("type") == "control_request" and isinstance(request, Mapping) and request.get(
-        "subtype"
-    ) == "initialize"
+    return (
+        frame.get("type") == "control_request"
+        and isinstance(request, Mapping)
+        and request.get("subtype") == "initialize"
+    )

@@ -128,7 +128,9 @@ def load(entry: Entry, examples: Path) -> Program:
     relative = Path(spec.pop("example"))
     spec.pop("unit")
     copy = tuple(examples / c for c in spec.pop("copy", []))
-    return Program.from_spec(entry.name, examples / relative, (Path("examples") / relative.parent).as_posix(), spec, copy=copy)
+    return Program.from_spec(
+        entry.name, examples / relative, (Path("examples") / relative.parent).as_posix(), spec, copy=copy
+    )
 
 
 def _top_level_await(source: str) -> bool:
@@ -157,6 +159,7 @@ def _units(source: str) -> set[str]:
     main = functions.get("main")
     if main is None:
         return {"script"}
+
     def is_example(name: str) -> bool:
         function = functions.get(name)
         return isinstance(function, ast.AsyncFunctionDef) and name != "main" and not function.args.args

@@ -131,9 +131,7 @@ class Run:
 
     async def check(self, expected_messages: int) -> None:
         """The outcome is a cancel or a clean end, and nothing is left running."""
-        if self.kind in ("hook", "can_use_tool", "tool") or (
-            self.kind == "message" and self.value < expected_messages
-        ):
+        if self.kind in ("hook", "can_use_tool", "tool") or (self.kind == "message" and self.value < expected_messages):
             assert self.reached, f"cancel point {self.kind} never reached: {self.messages}"
             assert self.scope.cancelled_caught
         if not self.scope.cancelled_caught:

@@ -109,9 +109,7 @@ def test_run_shows_each_api_retry_then_the_answer(scripted_model: ScriptedModel,
     assert "third time lucky" in proc.stdout.splitlines()
 
 
-def test_retries_are_bounded_by_claude_code_max_retries(
-    scripted_model: ScriptedModel, cli_env: dict[str, str]
-) -> None:
+def test_retries_are_bounded_by_claude_code_max_retries(scripted_model: ScriptedModel, cli_env: dict[str, str]) -> None:
     scripted_model.add(*[Reply.error(529)] * 3, Reply.text("never reached"))
     proc = _cli("run", "hi", env=dict(cli_env, CLAUDE_CODE_MAX_RETRIES="1"))
 

@@ -30,9 +30,6 @@ from claude_wrap.testing import Reply, ScriptedModel
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
-
-
-
 async def test_stopped_binary_trips_the_watchdog(
     scripted_model: ScriptedModel, make_options: Options, workdir: Path
 ) -> None:

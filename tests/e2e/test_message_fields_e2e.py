@@ -320,4 +320,6 @@ async def test_stop_hook_lists_background_tasks_and_session_crons(
     _fits(cron, SessionCronSummary)
     assert (cron["schedule"], cron["recurring"], cron["prompt"]) == ("0 9 * * 1-5", True, "check the build")
     # The background job ends with the session.
-    wait_until(lambda: processes_where(cmdline_contains=marker) == [], limit=10, what="the task to end with the session")
+    wait_until(
+        lambda: processes_where(cmdline_contains=marker) == [], limit=10, what="the task to end with the session"
+    )

@@ -29,10 +29,7 @@ class Run:
 
 
 def user_line(text: str) -> str:
-    return (
-        json.dumps({"type": "user", "message": {"role": "user", "content": text}})
-        + "\n"
-    )
+    return json.dumps({"type": "user", "message": {"role": "user", "content": text}}) + "\n"
 
 
 def base_argv(cli: str, *extra: str) -> list[str]:

@@ -193,4 +193,6 @@ def test_every_module_is_read_by_this_test() -> None:
     assert "claude_wrap._launch.options" in GRAPH["claude_wrap._launch.argv"]
     assert "claude_wrap._launch.options" not in LOADS["claude_wrap._launch.argv"]
     assert "claude_wrap._launch.options" in GRAPH["claude_wrap._run.connect"]
-    assert all(group(m)[1] == "surface" for m in ("claude_wrap", "claude_wrap._query", "claude_wrap.sync", "claude_wrap.cli"))
+    assert all(
+        group(m)[1] == "surface" for m in ("claude_wrap", "claude_wrap._query", "claude_wrap.sync", "claude_wrap.cli")
+    )

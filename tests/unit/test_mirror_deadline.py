@@ -24,7 +24,9 @@ pytestmark = pytest.mark.anyio
 
 SID = str(uuid.UUID(int=9))
 KEY = {"project_key": "-proj", "session_id": SID}
-_RESULT = ResultMessage(subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID)
+_RESULT = ResultMessage(
+    subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID
+)
 
 
 def _frame(projects: Path, n: int) -> UnknownMessage:

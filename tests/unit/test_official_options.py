@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OFFICIAL = json.loads((ROOT / "tests" / "fixtures" / "official_options.json").read_text())
 SURFACE = json.loads((ROOT / "tests" / "fixtures" / "official_surface.json").read_text())
 
+
 def test_recorded_from_the_version_we_follow() -> None:
     assert OFFICIAL["version"] == SURFACE["version"] == AGENT_SDK_VERSION
     assert sorted(OFFICIAL["launches"]) == sorted(option_cases.cases(claude_wrap))

@@ -144,8 +144,13 @@ async def test_official_errors_come_when_a_client_connects(fields: dict[str, Any
 
 @pytest.mark.anyio
 async def test_continue_needs_a_listing_store_unless_resume_is_given() -> None:
-    options = ClaudeAgentOptions(cli_path="/nonexistent/claude", session_store=_MinimalStore(), continue_conversation=True)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"^continue_conversation with session_store requires the store to implement list_sessions\(\)$"):
+    options = ClaudeAgentOptions(
+        cli_path="/nonexistent/claude", session_store=_MinimalStore(), continue_conversation=True
+    )  # type: ignore[arg-type]
+    with pytest.raises(
+        ValueError,
+        match=r"^continue_conversation with session_store requires the store to implement list_sessions\(\)$",
+    ):
         await query(prompt="hi", options=options).__anext__()
 
 

@@ -16,12 +16,16 @@ from claude_wrap._wire.messages import ResultMessage, UnknownMessage
 
 SID = str(uuid.UUID(int=7))
 KEY = {"project_key": "-proj", "session_id": SID}
-_RESULT = ResultMessage(subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID)
+_RESULT = ResultMessage(
+    subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID
+)
 
 
 def _frame(projects: Path, n: int) -> UnknownMessage:
     path = str(projects / "-proj" / f"{SID}.jsonl")
-    return UnknownMessage(type="transcript_mirror", subtype=None, data={"filePath": path, "entries": [{"type": "x", "n": n}]})
+    return UnknownMessage(
+        type="transcript_mirror", subtype=None, data={"filePath": path, "entries": [{"type": "x", "n": n}]}
+    )
 
 
 class _StoreTimesOut(InMemorySessionStore):
@@ -153,7 +157,10 @@ async def test_resume_config_dir_is_removed_when_argv_files_cannot_be_written(
     monkeypatch.setattr(_argv.Launch, "materialize", boom)
     store = await _store_with_session(cwd)
     options = ClaudeAgentOptions(
-        cwd=cwd, resume=SID, session_store=store, cli_path=sys.executable,
+        cwd=cwd,
+        resume=SID,
+        session_store=store,
+        cli_path=sys.executable,
         env={"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")},
     )
     with pytest.raises(OSError):
@@ -187,8 +194,15 @@ async def test_store_load_timeout_on_resume_is_a_claude_sdk_error(tmp_path: Path
 
 
 def _result_frame() -> dict[str, Any]:
-    return {"type": "result", "subtype": "success", "duration_ms": 0, "duration_api_ms": 0,
-            "is_error": False, "num_turns": 1, "session_id": SID}
+    return {
+        "type": "result",
+        "subtype": "success",
+        "duration_ms": 0,
+        "duration_api_ms": 0,
+        "is_error": False,
+        "num_turns": 1,
+        "session_id": SID,
+    }
 
 
 @pytest.mark.anyio
@@ -209,9 +223,18 @@ async def test_a_member_being_polled_is_not_handed_out(monkeypatch: pytest.Monke
         if frame.get("type") == "control_request":
             return [initialize_response(frame)]
         if frame.get("type") == "user":
-            return [{"type": "control_request", "request_id": "perm-1",
-                     "request": {"subtype": "can_use_tool", "tool_name": "Bash",
-                                 "input": {"command": "ls"}, "tool_use_id": "t1"}}]
+            return [
+                {
+                    "type": "control_request",
+                    "request_id": "perm-1",
+                    "request": {
+                        "subtype": "can_use_tool",
+                        "tool_name": "Bash",
+                        "input": {"command": "ls"},
+                        "tool_use_id": "t1",
+                    },
+                }
+            ]
         if frame.get("type") == "control_response":
             return [_result_frame()]
         return None

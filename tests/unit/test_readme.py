@@ -61,7 +61,9 @@ BLOCKS = _blocks()
 
 
 def _compile(block: Block) -> ast.Module:
-    code = compile(block.source, str(block), "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+    code = compile(
+        block.source, str(block), "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True
+    )
     assert isinstance(code, ast.Module)
     return code
 

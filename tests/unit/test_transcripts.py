@@ -84,7 +84,10 @@ def test_messages_follow_the_main_chain_and_skip_bad_lines(layout: tuple[Path, P
         ("assistant", "a2", "second answer"),
     ]
     assert messages[0].session_id == SID
-    assert [m.uuid for m in get_session_messages(SID, directory=project, limit=2, offset=1, config_dir=config)] == [A1, "u2"]
+    assert [m.uuid for m in get_session_messages(SID, directory=project, limit=2, offset=1, config_dir=config)] == [
+        A1,
+        "u2",
+    ]
     # Without a directory every project is searched.
     assert len(get_session_messages(SID, config_dir=config)) == 4
     assert get_session_messages("not-a-uuid", config_dir=config) == []
@@ -103,7 +106,9 @@ def test_info_listing_and_mutations(layout: tuple[Path, Path]) -> None:
     rename_session(SID, "  My title ", directory=project, config_dir=config)
     tag_session(SID, "urgent", directory=project, config_dir=config)
     listed = list_sessions(directory=project, config_dir=config)
-    assert [(i.session_id, i.summary, i.custom_title, i.tag) for i in listed] == [(SID, "My title", "My title", "urgent")]
+    assert [(i.session_id, i.summary, i.custom_title, i.tag) for i in listed] == [
+        (SID, "My title", "My title", "urgent")
+    ]
     tag_session(SID, None, directory=project, config_dir=config)
     assert list_sessions(config_dir=config)[0].tag is None
     # The half-written line did not swallow the appended entries, and reading still works.
@@ -181,10 +186,14 @@ class Flaky(InMemorySessionStore):
 
 def _frame(projects: Path, n: int, session: str = SID) -> UnknownMessage:
     path = str(projects / "-proj" / f"{session}.jsonl")
-    return UnknownMessage(type="transcript_mirror", subtype=None, data={"filePath": path, "entries": [{"type": "x", "n": n}]})
+    return UnknownMessage(
+        type="transcript_mirror", subtype=None, data={"filePath": path, "entries": [{"type": "x", "n": n}]}
+    )
 
 
-_RESULT = ResultMessage(subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID)
+_RESULT = ResultMessage(
+    subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID
+)
 
 
 @pytest.mark.anyio
@@ -227,7 +236,9 @@ async def test_materialized_resume_is_private_and_removed(tmp_path: Path) -> Non
     await store.append(key, [_entry("user", "u1", None, "hi")])  # type: ignore[arg-type]
     await store.append({**key, "subpath": "subagents/agent-z"}, [{"type": "agent_metadata", "toolUseId": "t"}])  # type: ignore[typeddict-item]
     await store.append({**key, "subpath": "../../escape"}, [{"type": "x"}])  # type: ignore[typeddict-item]
-    options = ClaudeAgentOptions(cwd=cwd, resume=SID, session_store=store, env={"CLAUDE_CONFIG_DIR": str(tmp_path / "none")})
+    options = ClaudeAgentOptions(
+        cwd=cwd, resume=SID, session_store=store, env={"CLAUDE_CONFIG_DIR": str(tmp_path / "none")}
+    )
     made = await materialize_resume(options)
     assert made is not None
     root = Path(made.directory)
@@ -275,7 +286,10 @@ async def test_resume_from_a_failing_store_raises_a_runtime_error_naming_the_cal
     with pytest.raises(RuntimeError) as info:
         await materialize_resume(options)
     assert isinstance(info.value, SessionStoreError) and isinstance(info.value.__cause__, ConnectionError)
-    assert str(info.value) == f"SessionStore.load() for session {SID} failed during resume materialization: connection refused"
+    assert (
+        str(info.value)
+        == f"SessionStore.load() for session {SID} failed during resume materialization: connection refused"
+    )
 
 
 @pytest.mark.anyio
@@ -287,10 +301,15 @@ async def test_continue_skips_ids_that_are_not_uuids_and_subagent_sessions(tmp_p
     project = project_key_for_directory(tmp_path)
     await store.append({"project_key": project, "session_id": SID}, [_entry("user", U1, None, "mine")])  # type: ignore[arg-type]
     side = str(uuid.uuid4())
-    await store.append({"project_key": project, "session_id": side}, [{**_entry("user", "s", None, "sub"), "isSidechain": True}])  # type: ignore[arg-type]
+    await store.append(
+        {"project_key": project, "session_id": side}, [{**_entry("user", "s", None, "sub"), "isSidechain": True}]
+    )  # type: ignore[arg-type]
     await store.append({"project_key": project, "session_id": "../../newest"}, [_entry("user", "x", None, "bad id")])  # type: ignore[arg-type]
     await store.append({"project_key": project, "session_id": SID, "subpath": "subagents/agent-\x00"}, [{"type": "x"}])  # type: ignore[typeddict-item]
-    await store.append({"project_key": project, "session_id": SID, "subpath": "subagents/only-meta"}, [{"type": "agent_metadata", "a": 1}])  # type: ignore[typeddict-item]
+    await store.append(
+        {"project_key": project, "session_id": SID, "subpath": "subagents/only-meta"},
+        [{"type": "agent_metadata", "a": 1}],
+    )  # type: ignore[typeddict-item]
     made = await materialize_resume(ClaudeAgentOptions(cwd=tmp_path, continue_conversation=True, session_store=store))
     assert made is not None
     try:

@@ -12,7 +12,12 @@ from claude_wrap import ClaudeAgentOptions, PermissionResultAllow, UserQuestion,
 INPUT: dict[str, Any] = {
     "questions": [
         {"question": "One?", "header": "1", "multiSelect": False, "options": [{"label": "a", "description": "A"}]},
-        {"question": "Many?", "header": "2", "multiSelect": True, "options": [{"label": "x"}, {"label": "y", "preview": "p"}]},
+        {
+            "question": "Many?",
+            "header": "2",
+            "multiSelect": True,
+            "options": [{"label": "x"}, {"label": "y", "preview": "p"}],
+        },
     ]
 }
 
