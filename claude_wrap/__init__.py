@@ -56,9 +56,10 @@ _SURFACE: dict[str, str] = {
     "_process.fetch": "fetch_binary",
     # _wire: what travels on the pipes
     "_wire.codec": "decode_line",
+    "_wire.modes": "PermissionMode",
     "_wire.shapes": (
         "AssistantMessageError BackgroundTaskSummary FastModeDisabledReason FastModeState MessageOrigin "
-        "MessageOriginKind ModelUsage PermissionMode RateLimitStatus RateLimitType ResultOutcome "
+        "MessageOriginKind ModelUsage RateLimitStatus RateLimitType ResultOutcome "
         "ServerToolName SessionCronSummary SystemInitData SystemInitMcpServer SystemInitPlugin "
         "SystemInitPluginError TaskNotificationOriginSubkind TaskNotificationStatus TaskUpdatedStatus "
         "TaskUsage TERMINAL_TASK_STATUSES"

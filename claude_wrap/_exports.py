@@ -297,6 +297,9 @@ from claude_wrap._wire.messages import (
     UnknownMessage as UnknownMessage,
     UserMessage as UserMessage,
 )
+from claude_wrap._wire.modes import (
+    PermissionMode as PermissionMode,
+)
 from claude_wrap._wire.permissions import (
     ASK_USER_QUESTION as ASK_USER_QUESTION,
     CanUseTool as CanUseTool,
@@ -324,7 +327,6 @@ from claude_wrap._wire.shapes import (
     MessageOrigin as MessageOrigin,
     MessageOriginKind as MessageOriginKind,
     ModelUsage as ModelUsage,
-    PermissionMode as PermissionMode,
     RateLimitStatus as RateLimitStatus,
     RateLimitType as RateLimitType,
     ResultOutcome as ResultOutcome,

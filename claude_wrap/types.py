@@ -429,6 +429,9 @@ if TYPE_CHECKING:
         UnknownMessage as UnknownMessage,
         UserMessage as UserMessage,
     )
+    from claude_wrap._wire.modes import (
+        PermissionMode as PermissionMode,
+    )
     from claude_wrap._wire.permissions import (
         CanUseTool as CanUseTool,
         OnUserQuestion as OnUserQuestion,
@@ -453,7 +456,6 @@ if TYPE_CHECKING:
         MessageOrigin as MessageOrigin,
         MessageOriginKind as MessageOriginKind,
         ModelUsage as ModelUsage,
-        PermissionMode as PermissionMode,
         RateLimitStatus as RateLimitStatus,
         RateLimitType as RateLimitType,
         ResultOutcome as ResultOutcome,

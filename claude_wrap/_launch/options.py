@@ -38,7 +38,7 @@ from claude_wrap._launch.option_types import (
 )
 from claude_wrap._mcp.config import McpServerConfig
 from claude_wrap._sessions.store import SessionStore, SessionStoreFlushMode
-from claude_wrap._wire.shapes import PermissionMode
+from claude_wrap._wire.modes import PermissionMode
 
 if TYPE_CHECKING:
     from claude_wrap._launch.explain import Explanation

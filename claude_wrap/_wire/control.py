@@ -15,7 +15,7 @@ from typing_extensions import NotRequired, Required, TypedDict
 from claude_wrap._mcp.config import McpHttpServerConfig, McpSSEServerConfig, McpStdioServerConfig
 
 if TYPE_CHECKING:
-    from claude_wrap._wire.shapes import PermissionMode
+    from claude_wrap._wire.modes import PermissionMode
 else:
     PermissionMode = str  # a newer binary's mode reads as a plain string
 

@@ -21,18 +21,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from typing_extensions import NotRequired, Required, TypedDict
 
-PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"]
-"""How the binary asks before running tools: an option, reported back in ``init`` frames."""
-
 if TYPE_CHECKING:
-    _PermissionMode = PermissionMode
+    from claude_wrap._wire.modes import PermissionMode as _PermissionMode
 else:
     # A frame from a newer binary may report a mode this list lacks: at run
     # time the field reads as a plain ``str``.
     _PermissionMode = str
 
 __all__ = [
-    "PermissionMode",
     "AssistantMessageError",
     "BackgroundTaskSummary",
     "FastModeDisabledReason",
