@@ -25,6 +25,8 @@ demo: binary
 
 test: binary official
 	bash scripts/ci_services.sh
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(PY) -m pytest
 

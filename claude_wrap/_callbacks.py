@@ -36,7 +36,7 @@ def timeout_text(what: str, timeout: float) -> str:
 
 
 def _is_coroutine_function(callback: Callable[..., Any]) -> bool:
-    return inspect.iscoroutinefunction(callback) or inspect.iscoroutinefunction(getattr(callback, "__call__", None))
+    return inspect.iscoroutinefunction(callback) or inspect.iscoroutinefunction(getattr(callback, "__call__", None))  # noqa: B004 - an instance with async __call__
 
 
 async def call_user(callback: Callable[..., Any], *args: Any, timeout: float | None, what: str) -> Any:

@@ -27,14 +27,14 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from claude_wrap._binary import BinaryInfo
-    from claude_wrap._messages import (
+    from claude_wrap._process.binary import BinaryInfo
+    from claude_wrap._wire.messages import (
         Message,
         ResultMessage,
         ToolResultBlock,
     )
-    from claude_wrap._stream import ToolCall
-    from claude_wrap._system_views import ApiRetryMessage
+    from claude_wrap._wire.stream import ToolCall
+    from claude_wrap._wire.system_views import ApiRetryMessage
 
 __all__ = ["LiveView", "add_fetch_arguments", "fetch_main", "main", "result_line", "run_fetch"]
 
@@ -72,7 +72,7 @@ def add_fetch_arguments(parser: argparse.ArgumentParser) -> None:
 def run_fetch(args: argparse.Namespace, *, prog: str = PROG) -> int:
     """Run ``fetch-binary`` with parsed arguments; returns the exit code."""
     from claude_wrap._exceptions import ClaudeSDKError
-    from claude_wrap._fetch import ensure_binary
+    from claude_wrap._process.fetch import ensure_binary
 
     status = sys.stderr if args.print_path else sys.stdout
     try:
@@ -169,7 +169,7 @@ class LiveView:
     """
 
     def __init__(self, out: IO[str], *, tty: bool) -> None:
-        from claude_wrap._stream import StreamAccumulator
+        from claude_wrap._wire.stream import StreamAccumulator
 
         self.out = out
         self.tty = tty
@@ -238,9 +238,9 @@ class LiveView:
 
     def handle(self, message: Message) -> None:
         """Show one message."""
-        from claude_wrap._messages import ResultMessage, SystemMessage, ToolResultBlock, UserMessage
-        from claude_wrap._stream import TextChunk, ToolCall
-        from claude_wrap._system_views import ApiRetryMessage
+        from claude_wrap._wire.messages import ResultMessage, SystemMessage, ToolResultBlock, UserMessage
+        from claude_wrap._wire.stream import TextChunk, ToolCall
+        from claude_wrap._wire.system_views import ApiRetryMessage
 
         with self._lock:
             # Thinking is not shown; text and tool calls each exactly once.
@@ -319,7 +319,7 @@ def stream_json(message: Message) -> dict[str, Any]:
     first, the binary's field names and nesting (what the message keeps of it)."""
     import msgspec
 
-    from claude_wrap._messages import (
+    from claude_wrap._wire.messages import (
         AssistantMessage,
         RateLimitEvent,
         ResultMessage,
@@ -479,8 +479,8 @@ def _config_dir() -> Path:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     """``claude-wrap doctor``: check the set-up; non-zero exit when something is broken."""
-    from claude_wrap import _binary
     from claude_wrap._exceptions import ClaudeSDKError
+    from claude_wrap._process import binary as _binary
 
     rows: list[tuple[str, str, str]] = []  # (mark, what, detail); mark: ok / warn / fail
 
@@ -510,11 +510,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     config = _config_dir()
     present = [name for name in AUTH_VARIABLES if os.environ.get(name, "").strip()]
     if present:
-        rows.append(("ok", "auth", f"{present[0]} is set" + (f" (also {', '.join(present[1:])})" if present[1:] else "")))
+        rows.append(
+            ("ok", "auth", f"{present[0]} is set" + (f" (also {', '.join(present[1:])})" if present[1:] else ""))
+        )
     elif (config / ".credentials.json").is_file():
         rows.append(("ok", "auth", f"stored login in {config / '.credentials.json'}"))
     else:
-        rows.append(("warn", "auth", "none: set ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (or log in with `claude`)"))
+        rows.append(
+            ("warn", "auth", "none: set ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN (or log in with `claude`)")
+        )
 
     base = os.environ.get("ANTHROPIC_BASE_URL", "").strip()
     url = base or DEFAULT_API_URL
@@ -555,9 +559,9 @@ def cmd_version(args: argparse.Namespace) -> int:
     """``claude-wrap version``: our version, the pinned and the found binary's
     (non-zero exit, and why, when no binary is found)."""
     import claude_wrap
-    from claude_wrap import _binary
     from claude_wrap._distribution import DISTRIBUTION
     from claude_wrap._exceptions import ClaudeSDKError
+    from claude_wrap._process import binary as _binary
 
     report: dict[str, Any] = {"claude_wrap": claude_wrap.__version__, "distribution": DISTRIBUTION}
     try:
@@ -592,8 +596,8 @@ def cmd_version(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``claude-wrap`` argument parser."""
-    from claude_wrap import __version__
     from claude_wrap._distribution import DISTRIBUTION
+    from claude_wrap._version import __version__
 
     parser = argparse.ArgumentParser(
         prog=PROG,

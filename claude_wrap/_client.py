@@ -10,8 +10,19 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 import anyio
 
-from ._connect import open_session, user_frame
-from ._control_types import (
+from claude_wrap._exceptions import (
+    ClaudeSDKError,
+    CLIConnectionError,
+    ProcessError,
+    SessionStateError,
+    TransportClosedError,
+)
+from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode, copy_with
+from claude_wrap._process.transport import LineTransport
+from claude_wrap._run.connect import open_session, user_frame
+from claude_wrap._run.custom_transport import Transport
+from claude_wrap._run.protocol import Session
+from claude_wrap._wire.control import (
     ContextUsageResponse,
     McpStatusResponse,
     ModelInfo,
@@ -19,12 +30,7 @@ from ._control_types import (
     RewindFilesResult,
     UsageResponse,
 )
-from ._exceptions import ClaudeSDKError, CLIConnectionError, ProcessError, SessionStateError, TransportClosedError
-from ._messages import Message, ResultMessage
-from ._options import ClaudeAgentOptions, PermissionMode, copy_with
-from ._protocol import Session
-from ._custom_transport import Transport
-from ._transport import LineTransport
+from claude_wrap._wire.messages import Message, ResultMessage
 
 __all__ = ["ClaudeSDKClient", "ExitInfo"]
 
@@ -221,7 +227,7 @@ class ClaudeSDKClient:
         self._end_error = None
         self._drained = False
 
-    async def __aenter__(self) -> ClaudeSDKClient:
+    async def __aenter__(self) -> ClaudeSDKClient:  # noqa: PYI034 - typing.Self needs 3.11
         await self.connect()
         return self
 
@@ -304,10 +310,14 @@ class ClaudeSDKClient:
         hint = f"call `await client.reconnect()` to start it again{resume}"
         if reading:
             what = "the turn in progress is lost (it is not sent again)" if lost_turn else "nothing more will come"
-            head = "Claude Code stopped" if info.exit_code is None else f"Command failed with exit code {info.exit_code}"
+            head = (
+                "Claude Code stopped" if info.exit_code is None else f"Command failed with exit code {info.exit_code}"
+            )
             return ProcessError(f"{head}: it {info._cause()}; {what}; {hint}", info.exit_code, info.stderr)
         if info.clean:
-            return SessionStateError(f"Cannot write to terminated process (exit code: 0): the session has ended; {hint}")
+            return SessionStateError(
+                f"Cannot write to terminated process (exit code: 0): the session has ended; {hint}"
+            )
         return TransportClosedError(
             f"Cannot write to terminated process: Claude Code {info._cause()}, nothing was sent; {hint}",
             info.exit_code,

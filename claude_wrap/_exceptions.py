@@ -37,7 +37,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from ._lazy import publish
+from claude_wrap._lazy import publish
 
 __all__ = [
     "CLIConnectionError",

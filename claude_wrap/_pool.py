@@ -30,13 +30,13 @@ from typing import Any
 import anyio
 import anyio.abc
 
-from ._client import ClaudeSDKClient
-from ._connect import open_session
-from ._exceptions import SessionStateError
-from ._messages import Message
-from ._options import ClaudeAgentOptions
-from ._query import RunCloser, start_run
-from ._protocol import Session
+from claude_wrap._client import ClaudeSDKClient
+from claude_wrap._exceptions import SessionStateError
+from claude_wrap._launch.options import ClaudeAgentOptions
+from claude_wrap._query import RunCloser, start_run
+from claude_wrap._run.connect import open_session
+from claude_wrap._run.protocol import Session
+from claude_wrap._wire.messages import Message
 
 __all__ = ["ClaudePool", "prewarm"]
 

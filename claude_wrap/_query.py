@@ -6,13 +6,13 @@ from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaita
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
-from ._options import ClaudeAgentOptions
+from claude_wrap._launch.options import ClaudeAgentOptions
 
 if TYPE_CHECKING:
-    from ._messages import Message
-    from ._protocol import Session
-    from ._custom_transport import Transport
-    from ._transport import LineTransport
+    from claude_wrap._process.transport import LineTransport
+    from claude_wrap._run.custom_transport import Transport
+    from claude_wrap._run.protocol import Session
+    from claude_wrap._wire.messages import Message
 
 # The machinery of a run (anyio, msgspec, the session and the codec) loads
 # when a run starts, so importing ``query`` stays as cheap as the options.
@@ -109,13 +109,11 @@ async def _run(
     options: ClaudeAgentOptions | None,
     transport: Transport | LineTransport | None,
 ) -> AsyncGenerator[Message, None]:
-    from ._connect import open_session, user_frame
+    from claude_wrap._run.connect import open_session, user_frame
 
     opts = options if options is not None else ClaudeAgentOptions()
     single = isinstance(prompt, str)
-    session = await open_session(
-        opts, first_message=user_frame(prompt) if single else None, transport=transport
-    )
+    session = await open_session(opts, first_message=user_frame(prompt) if single else None, transport=transport)
     try:
         await start_run(session, prompt, prompt_sent=single)
         while (message := await session.receive()) is not None:
@@ -134,7 +132,7 @@ async def start_run(
     (shared by ``query()`` and pre-started sessions): write the prompt, or
     start writing the iterable, and close the input once the run is over.
     ``prompt_sent``: a string prompt was already written with the handshake."""
-    from ._connect import user_frame
+    from claude_wrap._run.connect import user_frame
 
     if isinstance(prompt, str):
         if not prompt_sent:
@@ -164,7 +162,7 @@ class RunCloser:
     """
 
     def __init__(self, session: Session) -> None:
-        from ._detached import running_asyncio
+        from claude_wrap._run.detached import running_asyncio
 
         self._session = session
         self._task = session.close_in_background() if running_asyncio() else None

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import sys
 
-from ._cli import LiveView, main, result_line, retry_line, stream_json
-from ._lazy import publish
+from claude_wrap._cli import LiveView, main, result_line, retry_line, stream_json
+from claude_wrap._lazy import publish
 
 __all__ = ["LiveView", "main", "result_line", "retry_line", "stream_json"]
 

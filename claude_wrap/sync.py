@@ -43,17 +43,16 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import anyio
 from anyio.from_thread import BlockingPortal, start_blocking_portal
 
-from ._client import ClaudeSDKClient as _AsyncClient
-from ._client import ExitInfo
-from ._exceptions import CLIConnectionError, SessionStateError
-from ._messages import Message
-from ._options import ClaudeAgentOptions, PermissionMode
-from ._query import query as _async_query
-from ._custom_transport import Transport
-from ._transport import LineTransport
+from claude_wrap._client import ClaudeSDKClient as _AsyncClient, ExitInfo
+from claude_wrap._exceptions import CLIConnectionError, SessionStateError
+from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode
+from claude_wrap._process.transport import LineTransport
+from claude_wrap._query import query as _async_query
+from claude_wrap._run.custom_transport import Transport
+from claude_wrap._wire.messages import Message
 
 if TYPE_CHECKING:
-    from ._control_types import (
+    from claude_wrap._wire.control import (
         ContextUsageResponse,
         McpStatusResponse,
         ModelInfo,
@@ -65,6 +64,7 @@ if TYPE_CHECKING:
 __all__ = ["ClaudeSDKClient", "MessageIterator", "query"]
 
 T = TypeVar("T")
+
 
 class _Cancelled(Exception):
     """The step was cancelled from the calling thread (Ctrl-C)."""
@@ -215,7 +215,7 @@ class MessageIterator(Iterator[Message]):
         if not getattr(self, "_closed", True):
             try:
                 self.close()
-            except Exception:  # noqa: BLE001, S110 - nothing to report to from __del__
+            except Exception:  # noqa: BLE001 - nothing to report to from __del__
                 pass
 
 
@@ -445,4 +445,3 @@ class ClaudeSDKClient:
     def reload_plugins(self) -> ReloadPluginsResponse:
         """Reload plugins, commands, agents and MCP servers from disk."""
         return self._call(self._client.reload_plugins)
-

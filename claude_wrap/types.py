@@ -11,8 +11,8 @@ from __future__ import annotations
 # Not typing.TYPE_CHECKING: importing typing would be most of this import's cost.
 TYPE_CHECKING = False
 
-from . import _EXPORTS as _PACKAGE_EXPORTS
-from ._lazy import lazy_exports
+from claude_wrap import _EXPORTS as _PACKAGE_EXPORTS
+from claude_wrap._lazy import lazy_exports
 
 __all__ = [
     "AgentDefinition",
@@ -236,16 +236,64 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__, base
 
 if TYPE_CHECKING:
     # BEGIN generated: imports
-    from ._agents import (
-        AgentDefinition as AgentDefinition,
-    )
-    from ._client import (
+    from claude_wrap._client import (
         ExitInfo as ExitInfo,
     )
-    from ._control_plane import (
+    from claude_wrap._launch.agents import (
+        AgentDefinition as AgentDefinition,
+    )
+    from claude_wrap._launch.control_plane import (
         CanUseToolShadowedWarning as CanUseToolShadowedWarning,
     )
-    from ._control_types import (
+    from claude_wrap._launch.option_types import (
+        SandboxIgnoreViolations as SandboxIgnoreViolations,
+        SandboxNetworkConfig as SandboxNetworkConfig,
+        SandboxSettings as SandboxSettings,
+        SdkBeta as SdkBeta,
+        SdkPluginConfig as SdkPluginConfig,
+        SystemPromptCustom as SystemPromptCustom,
+        SystemPromptFile as SystemPromptFile,
+        SystemPromptPreset as SystemPromptPreset,
+        TaskBudget as TaskBudget,
+        ThinkingConfig as ThinkingConfig,
+        ThinkingConfigAdaptive as ThinkingConfigAdaptive,
+        ThinkingConfigDisabled as ThinkingConfigDisabled,
+        ThinkingConfigEnabled as ThinkingConfigEnabled,
+        ThinkingDisplay as ThinkingDisplay,
+        ToolsPreset as ToolsPreset,
+    )
+    from claude_wrap._launch.options import (
+        ClaudeAgentOptions as ClaudeAgentOptions,
+        EffortLevel as EffortLevel,
+        SettingSource as SettingSource,
+    )
+    from claude_wrap._mcp.config import (
+        McpHttpServerConfig as McpHttpServerConfig,
+        McpSdkServerConfig as McpSdkServerConfig,
+        McpServer as McpServer,
+        McpServerConfig as McpServerConfig,
+        McpSSEServerConfig as McpSSEServerConfig,
+        McpStdioServerConfig as McpStdioServerConfig,
+    )
+    from claude_wrap._mcp.tools import (
+        SdkMcpTool as SdkMcpTool,
+        ToolAnnotations as ToolAnnotations,
+    )
+    from claude_wrap._sessions.store import (
+        SessionKey as SessionKey,
+        SessionListSubkeysKey as SessionListSubkeysKey,
+        SessionStore as SessionStore,
+        SessionStoreEntry as SessionStoreEntry,
+        SessionStoreFlushMode as SessionStoreFlushMode,
+        SessionStoreListEntry as SessionStoreListEntry,
+        SessionSummaryEntry as SessionSummaryEntry,
+    )
+    from claude_wrap._sessions.transcripts import (
+        ForkSessionResult as ForkSessionResult,
+        SDKSessionInfo as SDKSessionInfo,
+        SessionMessage as SessionMessage,
+    )
+    from claude_wrap._wire.control import (
         ContextUsageCategory as ContextUsageCategory,
         ContextUsageResponse as ContextUsageResponse,
         ControlErrorResponse as ControlErrorResponse,
@@ -277,7 +325,7 @@ if TYPE_CHECKING:
         SessionUsage as SessionUsage,
         UsageResponse as UsageResponse,
     )
-    from ._hook_types import (
+    from claude_wrap._wire.hooks import (
         AsyncHookJSONOutput as AsyncHookJSONOutput,
         BaseHookInput as BaseHookInput,
         ConfigChangeHookInput as ConfigChangeHookInput,
@@ -345,42 +393,7 @@ if TYPE_CHECKING:
         WorktreeCreateHookSpecificOutput as WorktreeCreateHookSpecificOutput,
         WorktreeRemoveHookInput as WorktreeRemoveHookInput,
     )
-    from ._mcp_tools import (
-        SdkMcpTool as SdkMcpTool,
-        ToolAnnotations as ToolAnnotations,
-    )
-    from ._mcp_types import (
-        McpHttpServerConfig as McpHttpServerConfig,
-        McpSSEServerConfig as McpSSEServerConfig,
-        McpSdkServerConfig as McpSdkServerConfig,
-        McpServer as McpServer,
-        McpServerConfig as McpServerConfig,
-        McpStdioServerConfig as McpStdioServerConfig,
-    )
-    from ._message_shapes import (
-        AssistantMessageError as AssistantMessageError,
-        BackgroundTaskSummary as BackgroundTaskSummary,
-        FastModeDisabledReason as FastModeDisabledReason,
-        FastModeState as FastModeState,
-        MessageOrigin as MessageOrigin,
-        MessageOriginKind as MessageOriginKind,
-        ModelUsage as ModelUsage,
-        RateLimitStatus as RateLimitStatus,
-        RateLimitType as RateLimitType,
-        ResultOutcome as ResultOutcome,
-        ServerToolName as ServerToolName,
-        SessionCronSummary as SessionCronSummary,
-        SystemInitData as SystemInitData,
-        SystemInitMcpServer as SystemInitMcpServer,
-        SystemInitPlugin as SystemInitPlugin,
-        SystemInitPluginError as SystemInitPluginError,
-        TERMINAL_TASK_STATUSES as TERMINAL_TASK_STATUSES,
-        TaskNotificationOriginSubkind as TaskNotificationOriginSubkind,
-        TaskNotificationStatus as TaskNotificationStatus,
-        TaskUpdatedStatus as TaskUpdatedStatus,
-        TaskUsage as TaskUsage,
-    )
-    from ._messages import (
+    from claude_wrap._wire.messages import (
         AssistantMessage as AssistantMessage,
         CitationsDelta as CitationsDelta,
         ContentBlock as ContentBlock,
@@ -416,30 +429,10 @@ if TYPE_CHECKING:
         UnknownMessage as UnknownMessage,
         UserMessage as UserMessage,
     )
-    from ._option_types import (
-        SandboxIgnoreViolations as SandboxIgnoreViolations,
-        SandboxNetworkConfig as SandboxNetworkConfig,
-        SandboxSettings as SandboxSettings,
-        SdkBeta as SdkBeta,
-        SdkPluginConfig as SdkPluginConfig,
-        SystemPromptCustom as SystemPromptCustom,
-        SystemPromptFile as SystemPromptFile,
-        SystemPromptPreset as SystemPromptPreset,
-        TaskBudget as TaskBudget,
-        ThinkingConfig as ThinkingConfig,
-        ThinkingConfigAdaptive as ThinkingConfigAdaptive,
-        ThinkingConfigDisabled as ThinkingConfigDisabled,
-        ThinkingConfigEnabled as ThinkingConfigEnabled,
-        ThinkingDisplay as ThinkingDisplay,
-        ToolsPreset as ToolsPreset,
-    )
-    from ._options import (
-        ClaudeAgentOptions as ClaudeAgentOptions,
-        EffortLevel as EffortLevel,
+    from claude_wrap._wire.modes import (
         PermissionMode as PermissionMode,
-        SettingSource as SettingSource,
     )
-    from ._permission_types import (
+    from claude_wrap._wire.permissions import (
         CanUseTool as CanUseTool,
         OnUserQuestion as OnUserQuestion,
         PermissionBehavior as PermissionBehavior,
@@ -454,31 +447,40 @@ if TYPE_CHECKING:
         UserQuestion as UserQuestion,
         UserQuestionOption as UserQuestionOption,
     )
-    from ._session_store import (
-        SessionKey as SessionKey,
-        SessionListSubkeysKey as SessionListSubkeysKey,
-        SessionStore as SessionStore,
-        SessionStoreEntry as SessionStoreEntry,
-        SessionStoreFlushMode as SessionStoreFlushMode,
-        SessionStoreListEntry as SessionStoreListEntry,
-        SessionSummaryEntry as SessionSummaryEntry,
+    from claude_wrap._wire.shapes import (
+        TERMINAL_TASK_STATUSES as TERMINAL_TASK_STATUSES,
+        AssistantMessageError as AssistantMessageError,
+        BackgroundTaskSummary as BackgroundTaskSummary,
+        FastModeDisabledReason as FastModeDisabledReason,
+        FastModeState as FastModeState,
+        MessageOrigin as MessageOrigin,
+        MessageOriginKind as MessageOriginKind,
+        ModelUsage as ModelUsage,
+        RateLimitStatus as RateLimitStatus,
+        RateLimitType as RateLimitType,
+        ResultOutcome as ResultOutcome,
+        ServerToolName as ServerToolName,
+        SessionCronSummary as SessionCronSummary,
+        SystemInitData as SystemInitData,
+        SystemInitMcpServer as SystemInitMcpServer,
+        SystemInitPlugin as SystemInitPlugin,
+        SystemInitPluginError as SystemInitPluginError,
+        TaskNotificationOriginSubkind as TaskNotificationOriginSubkind,
+        TaskNotificationStatus as TaskNotificationStatus,
+        TaskUpdatedStatus as TaskUpdatedStatus,
+        TaskUsage as TaskUsage,
     )
-    from ._stream import (
+    from claude_wrap._wire.stream import (
         Shown as Shown,
         TextChunk as TextChunk,
         ThinkingChunk as ThinkingChunk,
         ToolCall as ToolCall,
     )
-    from ._system_views import (
+    from claude_wrap._wire.system_views import (
         ApiRetryMessage as ApiRetryMessage,
         CompactBoundaryMessage as CompactBoundaryMessage,
         InformationalMessage as InformationalMessage,
         InitSystemMessage as InitSystemMessage,
         StatusMessage as StatusMessage,
-    )
-    from ._transcripts import (
-        ForkSessionResult as ForkSessionResult,
-        SDKSessionInfo as SDKSessionInfo,
-        SessionMessage as SessionMessage,
     )
     # END generated

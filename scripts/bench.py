@@ -109,7 +109,8 @@ IMPORT_VARIANTS = {
 }
 OFFICIAL_IMPORT_VARIANTS = {
     "import claude_agent_sdk": "import asyncio; import claude_agent_sdk",
-    "official: query + ClaudeAgentOptions(max_turns=3)": "import asyncio; " + SETUP_LINE.format(package="claude_agent_sdk"),
+    "official: query + ClaudeAgentOptions(max_turns=3)": "import asyncio; "
+    + SETUP_LINE.format(package="claude_agent_sdk"),
 }
 BASELINE = "import asyncio"
 
@@ -264,16 +265,17 @@ def _interleave(label: str, runs: int, sides: list[tuple[list[RunTiming], Callab
 
 def bench_query(runs: int) -> dict[str, Any]:
     from claude_wrap import find_binary
-    from claude_wrap._argv import AGENT_SDK_VERSION
+    from claude_wrap._launch.argv import AGENT_SDK_VERSION
     from claude_wrap.testing import Reply, ScriptedModel
 
     binary = os.fspath(find_binary())
     prompt = "Say hello"
     bare: list[RunTiming] = []
     ours: list[RunTiming] = []
-    with ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model, tempfile.TemporaryDirectory(
-        prefix="claude-wrap-bench-"
-    ) as tmp:
+    with (
+        ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model,
+        tempfile.TemporaryDirectory(prefix="claude-wrap-bench-") as tmp,
+    ):
         # One event loop for all our runs (asyncio.Runner needs Python 3.11).
         loop = asyncio.new_event_loop()
 
@@ -574,10 +576,17 @@ def _roundtrip_setup(kind: str) -> tuple[Any, list[dict[str, Any]], Any]:
         async def hook(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
             return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
 
-        body = {"subtype": "hook_callback", "callback_id": "hook_0", "tool_use_id": "toolu_1",
-                "input": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": tool_input}}
-        return (ClaudeAgentOptions(hooks={"PreToolUse": [HookMatcher("Bash", [hook])]}), [],
-                lambda i, rid: _control_request(rid, body))
+        body = {
+            "subtype": "hook_callback",
+            "callback_id": "hook_0",
+            "tool_use_id": "toolu_1",
+            "input": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": tool_input},
+        }
+        return (
+            ClaudeAgentOptions(hooks={"PreToolUse": [HookMatcher("Bash", [hook])]}),
+            [],
+            lambda i, rid: _control_request(rid, body),
+        )
     if kind == "can_use_tool":
 
         async def allow(tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
@@ -596,8 +605,8 @@ def _roundtrip_setup(kind: str) -> tuple[Any, list[dict[str, Any]], Any]:
 async def _roundtrips(kind: str, n: int) -> list[float]:
     """Milliseconds from a request line handed to the session to its answer
     line written, through the real pump and control plane."""
-    from claude_wrap._control_plane import control_plane
-    from claude_wrap._protocol import Session
+    from claude_wrap._launch.control_plane import control_plane
+    from claude_wrap._run.protocol import Session
     from claude_wrap.testing import MockTransport
 
     options, warmup, make_request = _roundtrip_setup(kind)
@@ -696,7 +705,9 @@ async def _pool_runs(env: dict[str, str], cwd: str, runs: int) -> tuple[list[flo
                 # query() and pool.query() are lazy: the clock in to_result()
                 # starts before the first message is asked for, so a cold run
                 # includes its spawn and handshake, as a caller sees it.
-                messages = query(prompt="Say hello", options=options) if kind == "cold" else pool.query(prompt="Say hello")
+                messages = (
+                    query(prompt="Say hello", options=options) if kind == "cold" else pool.query(prompt="Say hello")
+                )
                 elapsed = await to_result(messages)
                 if i:
                     sink.append(elapsed * 1000)
@@ -709,9 +720,10 @@ def bench_pool(runs: int) -> dict[str, Any]:
 
     from claude_wrap.testing import Reply, ScriptedModel
 
-    with ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model, tempfile.TemporaryDirectory(
-        prefix="claude-wrap-bench-pool-"
-    ) as tmp:
+    with (
+        ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model,
+        tempfile.TemporaryDirectory(prefix="claude-wrap-bench-pool-") as tmp,
+    ):
         log(f"pool: {runs} interleaved pairs (cold query() vs pool.query())")
         cold, pooled = anyio.run(_pool_runs, model.env(Path(tmp) / "home"), tmp, runs)
     return {
@@ -743,8 +755,8 @@ out.flush()
 # The reader, in a fresh interpreter so earlier parts don't raise its peak.
 _RSS_READER = r"""
 import anyio, json, resource, sys
-from claude_wrap._codec import decode_frame
-from claude_wrap._transport import SubprocessTransport
+from claude_wrap._wire.codec import decode_frame
+from claude_wrap._process.transport import SubprocessTransport
 
 size, writer = int(sys.argv[1]), sys.argv[2]
 
@@ -766,7 +778,11 @@ anyio.run(main)
 def bench_rss() -> dict[str, Any]:
     size = RSS_LINE_MB << 20
     out = subprocess.run(
-        [sys.executable, "-c", _RSS_READER, str(size), _RSS_WRITER], capture_output=True, text=True, check=True, cwd=ROOT
+        [sys.executable, "-c", _RSS_READER, str(size), _RSS_WRITER],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     ).stdout
     data = json.loads(out.strip().splitlines()[-1])
     growth = (data["after_kib"] - data["before_kib"]) * 1024
@@ -827,9 +843,10 @@ def bench_official(runs: int, python: Path | None) -> dict[str, Any]:
     cli = os.fspath(find_binary())
     ours: list[RunTiming] = []
     theirs: list[RunTiming] = []
-    with ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model, tempfile.TemporaryDirectory(
-        prefix="claude-wrap-bench-official-"
-    ) as tmp:
+    with (
+        ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model,
+        tempfile.TemporaryDirectory(prefix="claude-wrap-bench-official-") as tmp,
+    ):
         loop = asyncio.new_event_loop()
 
         def one_official() -> RunTiming:
@@ -956,9 +973,10 @@ def bench_script(runs: int, official: Path | None) -> dict[str, Any]:
     jobs["python"] = python_job(sys.executable, _EMPTY_SCRIPT)
 
     samples: dict[str, list[float]] = {name: [] for name in jobs}
-    with ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model, tempfile.TemporaryDirectory(
-        prefix="claude-wrap-bench-script-"
-    ) as tmp:
+    with (
+        ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model,
+        tempfile.TemporaryDirectory(prefix="claude-wrap-bench-script-") as tmp,
+    ):
 
         def one(name: str) -> float:
             d = Path(tempfile.mkdtemp(dir=tmp))
@@ -1142,7 +1160,10 @@ def render(results: dict[str, Any]) -> str:
             "bare": (whole + "bare binary (spawn → exit)", "the script's command line and prompt line, stdin closed"),
             "claude_wrap": (whole + "`claude_wrap`", "fresh `python -c`, start → exit"),
             "official": (whole + "official `claude-agent-sdk`", "the same script, its own venv and bundled binary"),
-            "python": ("an empty `asyncio.run()` script, whole process", "interpreter, asyncio, teardown: what any script pays"),
+            "python": (
+                "an empty `asyncio.run()` script, whole process",
+                "interpreter, asyncio, teardown: what any script pays",
+            ),
         }
         for name, side in sc["sides"].items():
             label, note = labels[name]
@@ -1185,7 +1206,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--runs", type=int, default=None, help="query() and bare-binary runs each (default 10; script rounds: 15)"
     )
-    parser.add_argument("--import-runs", type=int, default=None, help="fresh interpreters per import variant (default 15)")
+    parser.add_argument(
+        "--import-runs", type=int, default=None, help="fresh interpreters per import variant (default 15)"
+    )
     parser.add_argument("--quick", action="store_true", help="fewer runs and a smaller decode load")
     parser.add_argument("--json", action="store_true", help="print machine-readable results")
     parser.add_argument("--record", action="store_true", help=f"re-record {FIXTURE.relative_to(ROOT)} and exit")

@@ -34,10 +34,10 @@ from typing import Any
 import anyio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from _servers import PostgresServer, RedisServer  # noqa: E402
-from _store_views import WithoutSummaries  # noqa: E402
+from _servers import PostgresServer, RedisServer
+from _store_views import WithoutSummaries
 
-from claude_wrap import (  # noqa: E402
+from claude_wrap import (
     ClaudeAgentOptions,
     InMemorySessionStore,
     PostgresSessionStore,
@@ -48,13 +48,18 @@ from claude_wrap import (  # noqa: E402
     project_key_for_directory,
     query,
 )
-from claude_wrap.testing import Reply, ScriptedModel  # noqa: E402
+from claude_wrap.testing import Reply, ScriptedModel
 
 
 def _entries(n: int) -> list[dict[str, Any]]:
     return [
-        {"type": "assistant", "uuid": str(uuid.uuid4()), "parentUuid": None, "sessionId": "s",
-         "message": {"role": "assistant", "content": [{"type": "text", "text": "x" * 900}]}}  # fmt: skip
+        {
+            "type": "assistant",
+            "uuid": str(uuid.uuid4()),
+            "parentUuid": None,
+            "sessionId": "s",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "x" * 900}]},
+        }  # fmt: skip
         for _ in range(n)
     ]
 
@@ -114,9 +119,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     try:
         total = 2000 if args.quick else 10000
         for name, store in stores.items():
-            report["throughput"][name] = {
-                f"batch {b}": round(await throughput(store, b, total)) for b in (20, 500)
-            }
+            report["throughput"][name] = {f"batch {b}": round(await throughput(store, b, total)) for b in (20, 500)}
         for name, store in stores.items():
             listing_dir = tmp / f"listing-{name}"
             listing_dir.mkdir()
@@ -135,7 +138,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         for name in stores:
             med = statistics.median(samples[name])
             diffs = [s - n for s, n in zip(samples[name], samples["none"])]
-            report["turn"][name] = {"median_ms": round(med * 1000, 1), "added_ms": round(statistics.median(diffs) * 1000, 1)}
+            report["turn"][name] = {
+                "median_ms": round(med * 1000, 1),
+                "added_ms": round(statistics.median(diffs) * 1000, 1),
+            }
         report["runs"] = runs
     finally:
         for store in stores.values():

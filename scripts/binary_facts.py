@@ -188,7 +188,11 @@ def _describe(key: str, old: Any, new: Any) -> list[str]:
     if old == new:
         return []
     if isinstance(old, dict) and isinstance(new, dict):
-        return [line for sub in sorted(old.keys() | new.keys()) for line in _describe(f"{key}[{sub}]", old.get(sub), new.get(sub))]
+        return [
+            line
+            for sub in sorted(old.keys() | new.keys())
+            for line in _describe(f"{key}[{sub}]", old.get(sub), new.get(sub))
+        ]
     if isinstance(old, list) and isinstance(new, list):
         added = [x for x in new if x not in old]
         removed = [x for x in old if x not in new]

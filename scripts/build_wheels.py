@@ -11,7 +11,7 @@ Steps:
    run time it falls back to the cache or ``PATH``) and the sdist, from this
    checkout, without build isolation (hatchling is in the ``dev`` extra).
 2. For each platform, the pinned binary is made available in the cache with
-   ``claude_wrap._fetch.fetch_binary(platform)`` (a verified cached copy is
+   ``claude_wrap._process.fetch.fetch_binary(platform)`` (a verified cached copy is
    reused; otherwise ``npm pack`` through your own npm configuration).
 3. Each platform wheel is the pure wheel plus ``claude_wrap/_bundled/claude``
    (``claude.exe`` on Windows) stored with mode 0755, retagged
@@ -72,10 +72,10 @@ class BuildError(Exception):
 
 def _import_fetch_module() -> ModuleType:
     try:
-        from claude_wrap import _fetch
+        from claude_wrap._process import fetch as _fetch
     except ImportError:  # a checkout without the package installed
         sys.path.insert(0, str(ROOT))
-        from claude_wrap import _fetch
+        from claude_wrap._process import fetch as _fetch
     return _fetch
 
 
@@ -85,10 +85,7 @@ def _import_fetch_module() -> ModuleType:
 def build_with_hatchling(kind: str, out_dir: Path, root: Path = ROOT) -> Path:
     """Build the ``wheel`` or ``sdist`` of ``root`` with hatchling's PEP 517 hooks."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    code = (
-        "import sys, hatchling.build as b; "
-        f"print(b.build_{kind}(sys.argv[1]))"
-    )
+    code = f"import sys, hatchling.build as b; print(b.build_{kind}(sys.argv[1]))"
     proc = subprocess.run(
         [sys.executable, "-c", code, str(out_dir)], cwd=root, capture_output=True, text=True, check=False
     )
@@ -287,7 +284,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="output directory (default: dist/)")
     parser.add_argument("--no-sdist", action="store_true", help="skip the sdist")
     parser.add_argument(
-        "--compresslevel", type=int, default=6, choices=range(10), metavar="0-9",
+        "--compresslevel",
+        type=int,
+        default=6,
+        choices=range(10),
+        metavar="0-9",
         help="deflate level for the binary (default 6; 1 is 3× faster and only ~5%% larger)",
     )
     args = parser.parse_args(argv)

@@ -44,10 +44,10 @@ PackFn = Callable[[str, Path], Path]
 
 def _fetch_module() -> ModuleType:
     try:
-        from claude_wrap import _fetch
+        from claude_wrap._process import fetch as _fetch
     except ImportError:  # a checkout without the package installed
         sys.path.insert(0, str(ROOT))
-        from claude_wrap import _fetch
+        from claude_wrap._process import fetch as _fetch
     return _fetch
 
 
@@ -57,12 +57,16 @@ def npm_view_integrity(spec: str) -> str:
     if npm is None:
         raise SystemExit("bump_version: npm was not found on PATH")
     proc = subprocess.run(
-        [npm, "view", spec, "dist.integrity", "--json"], stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
+        [npm, "view", spec, "dist.integrity", "--json"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if proc.returncode != 0:
         raise RuntimeError(f"`npm view {spec} dist.integrity` failed:\n{proc.stderr.strip()}")
     text = proc.stdout.strip()
-    value: Any = json.loads(text) if text.startswith(("\"", "[")) else text
+    value: Any = json.loads(text) if text.startswith(('"', "[")) else text
     if isinstance(value, list):
         value = value[-1] if value else ""
     if not isinstance(value, str) or not value.startswith("sha"):
@@ -153,7 +157,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("version", help="the Claude Code version to pin, e.g. 2.2.0")
     parser.add_argument("--dry-run", action="store_true", help="read the integrity values only; write nothing")
     parser.add_argument("--force", action="store_true", help="fetch and hash even if this version is already pinned")
-    parser.add_argument("--manifest", type=Path, default=MANIFEST, help="manifest to update (default: vendor/claude-code.json)")
+    parser.add_argument(
+        "--manifest", type=Path, default=MANIFEST, help="manifest to update (default: vendor/claude-code.json)"
+    )
     args = parser.parse_args(argv)
     try:
         new = bump(args.version, manifest_path=args.manifest, dry_run=args.dry_run, force=args.force)

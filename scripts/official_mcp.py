@@ -47,7 +47,9 @@ async def _exchange(sdk: Any, cases: Any, name: str) -> list[dict[str, Any]]:
     try:
         for number, message in enumerate(messages):
             request = {"subtype": "mcp_message", "server_name": server, "message": message}
-            await query._handle_control_request({"type": "control_request", "request_id": str(number), "request": request})
+            await query._handle_control_request(
+                {"type": "control_request", "request_id": str(number), "request": request}
+            )
             reply = transport.lines.pop()["response"]
             reply.pop("request_id")
             out.append({"message": message, "reply": reply})
@@ -59,7 +61,6 @@ async def _exchange(sdk: Any, cases: Any, name: str) -> list[dict[str, Any]]:
 
 def main() -> None:
     import anyio
-
     import claude_agent_sdk as sdk
 
     sys.path.insert(0, str(ROOT / "tests"))

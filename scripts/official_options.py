@@ -101,7 +101,11 @@ def main() -> int:
         for name, kwargs in cases.cases(sdk).items():
             data = asyncio.run(record_case(sdk, kwargs, str(cli), record))
             text = json.dumps(
-                {"argv": data["argv"], "env_changes": env_changes(data["env"], parent), "initialize": data["initialize"]}
+                {
+                    "argv": data["argv"],
+                    "env_changes": env_changes(data["env"], parent),
+                    "initialize": data["initialize"],
+                }
             )
             out["launches"][name] = json.loads(text.replace(str(work), "<cwd>"))
     OUT.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")

@@ -245,14 +245,19 @@ def changes(old: dict[str, Any], new: dict[str, Any], prefix: str = "") -> list[
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=OUT, help="where to write (default: tests/fixtures/official_surface.json)")
+    parser.add_argument(
+        "--out", type=Path, default=OUT, help="where to write (default: tests/fixtures/official_surface.json)"
+    )
     args = parser.parse_args(argv)
     new = surface()
     old = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {}
     for line in changes(old, new):
         print(line)
     args.out.write_text(json.dumps(new, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.out} from claude-agent-sdk {new['version']} (bundles Claude Code {new['cli_version']})", file=sys.stderr)
+    print(
+        f"wrote {args.out} from claude-agent-sdk {new['version']} (bundles Claude Code {new['cli_version']})",
+        file=sys.stderr,
+    )
     return 0
 
 

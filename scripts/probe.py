@@ -78,7 +78,7 @@ def kill_all(pids: list[int]) -> None:
 
 # -- the host side: what runs inside each case's process ------------------------------------
 
-HOST = r'''
+HOST = r"""
 import json, os, signal, sys, time
 import anyio
 from claude_wrap import (
@@ -267,7 +267,7 @@ CASES = {
     "hung-store": hung_store, "close-hung": close_hung,
 }
 anyio.run(CASES[case], backend=config["backend"])
-'''
+"""
 
 
 # -- the probe side ----------------------------------------------------------------------------
@@ -393,6 +393,7 @@ def _wait_for_host(case: Case, host: subprocess.Popen[str]) -> Row:
             return Row(case.name, result["outcome"], result["seconds"], 0)
     last = (err or "").strip().splitlines()[-1:] or ["no output"]
     return Row(case.name, f"host failed: {last[0][:120]}", None, 0)
+
 
 def print_table(rows: list[Row]) -> None:
     headers = ("case", "what happened", "time to end", "processes left")

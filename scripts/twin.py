@@ -35,8 +35,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "compat")]
 from _twin import Twin, run_side  # noqa: E402
 from _twin_cache import run_twin_cached  # noqa: E402
 from _twin_diff import compare, summarise  # noqa: E402
-from _twin_pool import CACHE  # noqa: E402
 from _twin_observe import observe  # noqa: E402
+from _twin_pool import CACHE  # noqa: E402
 from _twin_programs import Entry, entries, load, official_venv, runs_root  # noqa: E402
 from _twin_report import report  # noqa: E402
 from intentional import INTENTIONAL  # noqa: E402
@@ -58,10 +58,25 @@ def _run(entry: Entry, root: Path, sides: tuple[str, str], cache: Path | None) -
     pythons = {"official": Path(official_venv().ensure_venv()), "ours": Path(sys.executable)}
     binary = find_binary()
     if sides == ("official", "ours"):
-        return run_twin_cached(program, official_python=pythons["official"], binary=binary, root=root / entry.name, ours_root=ROOT, cache=cache)
+        return run_twin_cached(
+            program,
+            official_python=pythons["official"],
+            binary=binary,
+            root=root / entry.name,
+            ours_root=ROOT,
+            cache=cache,
+        )
     with ThreadPoolExecutor(2) as pool:
         first, second = (
-            pool.submit(run_side, program, side, python=pythons[side], binary=binary, run_dir=root / entry.name / name, ours_root=ROOT)
+            pool.submit(
+                run_side,
+                program,
+                side,
+                python=pythons[side],
+                binary=binary,
+                run_dir=root / entry.name / name,
+                ours_root=ROOT,
+            )
             for side, name in zip(sides, ("off", "our"))
         )
         return Twin(program, first.result(), second.result())
@@ -89,8 +104,12 @@ def main() -> int:
     parser.add_argument("--dump", type=Path, help="write both sides' normalised documents here")
     parser.add_argument("--jobs", type=int, default=2, help="programs at once (default 2)")
     parser.add_argument("--summary", action="store_true", help="end with the differences grouped across programs")
-    parser.add_argument("--no-cache", action="store_true", help="run the official side even when build/twin-cache has it")
-    parser.add_argument("--from", dest="source", type=Path, help="do not run: read the observed.json pairs kept under this directory")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="run the official side even when build/twin-cache has it"
+    )
+    parser.add_argument(
+        "--from", dest="source", type=Path, help="do not run: read the observed.json pairs kept under this directory"
+    )
     args = parser.parse_args()
 
     if args.source:
@@ -99,7 +118,14 @@ def main() -> int:
 
     if args.list or not args.programs:
         for entry in entries():
-            print(entry.name + (f"   (a {entry.adapter} store adapter: tests/compat/test_store_adapters.py runs it)" if entry.adapter else ""))
+            print(
+                entry.name
+                + (
+                    f"   (a {entry.adapter} store adapter: tests/compat/test_store_adapters.py runs it)"
+                    if entry.adapter
+                    else ""
+                )
+            )
         return 0
     selected = [e for e in _select(args.programs) if e.adapter is None]
     sides = (args.self, args.self) if args.self else ("official", "ours")
@@ -120,10 +146,14 @@ def main() -> int:
                 args.dump.mkdir(parents=True, exist_ok=True)
                 for side in (twin.official, twin.ours):
                     name = f"{entry.name}.{side.run_dir.name}.json"
-                    (args.dump / name).write_text(json.dumps(observe(side), indent=1, ensure_ascii=False), encoding="utf-8")
+                    (args.dump / name).write_text(
+                        json.dumps(observe(side), indent=1, ensure_ascii=False), encoding="utf-8"
+                    )
     if args.summary:
         print(summarise(unexplained), end="\n\n")
-    print(f"{len(selected) - failed} of {len(selected)} without unexplained differences, {time.monotonic() - started:.0f}s")
+    print(
+        f"{len(selected) - failed} of {len(selected)} without unexplained differences, {time.monotonic() - started:.0f}s"
+    )
     return 1 if failed else 0
 
 

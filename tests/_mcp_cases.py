@@ -219,16 +219,59 @@ CALLS: list[tuple[str, Any]] = [
     ("annotated", {"a": 1, "b": "x", "c": 2, "d": ["t"], "e": 3, "f": {"street": "s"}}),
     ("annotated", {"a": 1, "b": None, "c": 2, "d": ["t"], "e": 3, "f": {}}),
     ("annotated", {"a": 1, "b": "x", "c": 2, "d": ["t"], "e": 3, "f": "s"}),
-    ("fallbacks", {"lit": "x", "enum": "red", "any": 1, "tuple": 2, "set": 3, "none": 4, "obj": 5, "plain": 6,
-                   "point": 7, "text": 8, "bytes": 9}),
-    ("fallbacks", {"lit": "z", "enum": "blue", "any": "a", "tuple": "b", "set": "c", "none": "d", "obj": "e",
-                   "plain": "f", "point": "g", "text": "h", "bytes": "i"}),
-    ("nested", {"who": {"name": "Ada", "home": {"street": "1 Loop"}, "tags": [], "pet": None},
-                "many": [{"street": "x"}], "ext": "anything"}),
+    (
+        "fallbacks",
+        {
+            "lit": "x",
+            "enum": "red",
+            "any": 1,
+            "tuple": 2,
+            "set": 3,
+            "none": 4,
+            "obj": 5,
+            "plain": 6,
+            "point": 7,
+            "text": 8,
+            "bytes": 9,
+        },
+    ),
+    (
+        "fallbacks",
+        {
+            "lit": "z",
+            "enum": "blue",
+            "any": "a",
+            "tuple": "b",
+            "set": "c",
+            "none": "d",
+            "obj": "e",
+            "plain": "f",
+            "point": "g",
+            "text": "h",
+            "bytes": "i",
+        },
+    ),
+    (
+        "nested",
+        {
+            "who": {"name": "Ada", "home": {"street": "1 Loop"}, "tags": [], "pet": None},
+            "many": [{"street": "x"}],
+            "ext": "anything",
+        },
+    ),
     ("nested", {"who": {"name": "Ada", "home": {}, "tags": [], "pet": {"kind": "cat"}}, "many": [], "ext": "e"}),
-    ("nested", {"who": {"name": "Ada", "home": {"street": "1"}, "tags": [], "pet": {"legs": 4}}, "many": [], "ext": "e"}),
-    ("nested", {"who": {"name": "Ada", "home": {"street": "1"}, "tags": [1], "pet": {"kind": "cat"}}, "many": [], "ext": "e"}),
-    ("nested", {"who": {"home": {"street": "1"}, "tags": [], "pet": {"kind": "cat"}}, "many": [{"zip": "x"}], "ext": {}}),
+    (
+        "nested",
+        {"who": {"name": "Ada", "home": {"street": "1"}, "tags": [], "pet": {"legs": 4}}, "many": [], "ext": "e"},
+    ),
+    (
+        "nested",
+        {"who": {"name": "Ada", "home": {"street": "1"}, "tags": [1], "pet": {"kind": "cat"}}, "many": [], "ext": "e"},
+    ),
+    (
+        "nested",
+        {"who": {"home": {"street": "1"}, "tags": [], "pet": {"kind": "cat"}}, "many": [{"zip": "x"}], "ext": {}},
+    ),
     ("fragments", {"a": 1, "b": [1], "c": 1}),
     ("fragments", {"a": "1", "b": "[1]", "c": "1"}),
     ("empty", {}),
@@ -297,8 +340,10 @@ CALLS: list[tuple[str, Any]] = [
     ("json_schema_objects", {"n": {"a": 1, "b": 2}}),
     ("json_schema_objects", {"n": {"abc": 1}}),
     ("json_schema_objects", {"dep": {"a": 1}}),
-    ("json_schema_combinators", {"any": "s", "one": 1.5, "all": 4, "not": 1, "nullable": None, "deep": "s",
-                                 "cond": 6, "always": 1}),
+    (
+        "json_schema_combinators",
+        {"any": "s", "one": 1.5, "all": 4, "not": 1, "nullable": None, "deep": "s", "cond": 6, "always": 1},
+    ),
     ("json_schema_combinators", {"any": 1.5}),
     ("json_schema_combinators", {"one": 1}),
     ("json_schema_combinators", {"one": "x"}),
@@ -321,16 +366,29 @@ CALLS: list[tuple[str, Any]] = [
 # What the "shape" tool returns, by the case name it is called with.
 RESULTS: dict[str, Any] = {
     "text": {"content": [{"type": "text", "text": "hi"}]},
-    "text_extra_keys": {"content": [{"type": "text", "text": "hi", "annotations": {"audience": ["user"]}, "_meta": {"k": 1}}]},
+    "text_extra_keys": {
+        "content": [{"type": "text", "text": "hi", "annotations": {"audience": ["user"]}, "_meta": {"k": 1}}]
+    },
     "two_texts": {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
     "image": {"content": [{"type": "image", "data": PIXEL, "mimeType": "image/png"}]},
     "image_snake_case": {"content": [{"type": "image", "data": PIXEL, "mime_type": "image/png"}]},
-    "resource_link": {"content": [{"type": "resource_link", "uri": "file:///a.txt", "name": "a.txt", "description": "A file"}]},
+    "resource_link": {
+        "content": [{"type": "resource_link", "uri": "file:///a.txt", "name": "a.txt", "description": "A file"}]
+    },
     "resource_link_bare": {"content": [{"type": "resource_link", "uri": "file:///a.txt"}]},
     "resource_link_empty": {"content": [{"type": "resource_link"}]},
-    "resource_text": {"content": [{"type": "resource", "resource": {"uri": "file:///n", "text": "note", "mimeType": "text/plain"}}]},
-    "resource_blob": {"content": [{"type": "resource", "resource": {"uri": "file:///b", "blob": "AAA="}}, {"type": "text", "text": "after"}]},
-    "audio": {"content": [{"type": "audio", "data": "AAA=", "mimeType": "audio/wav"}, {"type": "text", "text": "after"}]},
+    "resource_text": {
+        "content": [{"type": "resource", "resource": {"uri": "file:///n", "text": "note", "mimeType": "text/plain"}}]
+    },
+    "resource_blob": {
+        "content": [
+            {"type": "resource", "resource": {"uri": "file:///b", "blob": "AAA="}},
+            {"type": "text", "text": "after"},
+        ]
+    },
+    "audio": {
+        "content": [{"type": "audio", "data": "AAA=", "mimeType": "audio/wav"}, {"type": "text", "text": "after"}]
+    },
     "unknown_type": {"content": [{"type": "video"}]},
     "is_error": {"content": [{"type": "text", "text": "bad"}], "is_error": True},
     "is_error_false": {"content": [{"type": "text", "text": "fine"}], "is_error": False},
@@ -385,7 +443,11 @@ HANDSHAKE = [initialize(), rpc("notifications/initialized"), rpc("tools/list", 1
 
 def call(msg_id: Any, name: str, arguments: Any) -> dict[str, Any]:
     """A ``tools/call`` as the binary sends it."""
-    params = {"name": name, "arguments": arguments, "_meta": {"claudecode/toolUseId": f"toolu_{msg_id}", "progressToken": msg_id}}
+    params = {
+        "name": name,
+        "arguments": arguments,
+        "_meta": {"claudecode/toolUseId": f"toolu_{msg_id}", "progressToken": msg_id},
+    }
     return rpc("tools/call", msg_id, params)
 
 
@@ -402,7 +464,9 @@ def _annotation_cases(sdk: Any) -> dict[str, Any]:
     notes = sdk.ToolAnnotations
     return {
         "read_only": notes(readOnlyHint=True),
-        "snake_case": notes(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False, title="T"),
+        "snake_case": notes(
+            read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False, title="T"
+        ),
         "camel_case": notes(readOnlyHint=False, destructiveHint=True, idempotentHint=False, openWorldHint=True),
         "both_spellings": notes(readOnlyHint=True, read_only_hint=False),
         "max_size": notes(maxResultSizeChars=500_000),
@@ -430,7 +494,10 @@ def servers(sdk: Any, which: str) -> dict[str, Any]:
         async def fail(args: Any) -> Any:
             raise RAISES[args["case"]]()
 
-        tools = [sdk.tool("shape", "Returns a canned result", {"case": str})(shape), sdk.tool("raise", "Raises", {"case": str})(fail)]
+        tools = [
+            sdk.tool("shape", "Returns a canned result", {"case": str})(shape),
+            sdk.tool("raise", "Raises", {"case": str})(fail),
+        ]
         return {"out": sdk.create_sdk_mcp_server("out", tools=tools)}
     if which == "empty":
         return {"bare": sdk.create_sdk_mcp_server("bare")}
@@ -462,7 +529,11 @@ EXCHANGES: dict[str, tuple[str, list[dict[str, Any]]]] = {
             rpc("resources/templates/list", 5),
             rpc("prompts/list", 6),
             rpc("logging/setLevel", 7, {"level": "info"}),
-            rpc("completion/complete", 8, {"ref": {"type": "ref/prompt", "name": "x"}, "argument": {"name": "a", "value": ""}}),
+            rpc(
+                "completion/complete",
+                8,
+                {"ref": {"type": "ref/prompt", "name": "x"}, "argument": {"name": "a", "value": ""}},
+            ),
             rpc("no/such/method", 9, {}),
             rpc("tools/call", 10, {"arguments": {}}),
             rpc("tools/call", 11, {"name": "floats"}),
@@ -493,11 +564,19 @@ EXCHANGES: dict[str, tuple[str, list[dict[str, Any]]]] = {
     ),
     "before_initialize": (
         "schemas",
-        [rpc("tools/list", 0), rpc("ping", 1), rpc("no/such/method", 2), call(3, "floats", {"a": 1, "b": 2}), *HANDSHAKE],
+        [
+            rpc("tools/list", 0),
+            rpc("ping", 1),
+            rpc("no/such/method", 2),
+            call(3, "floats", {"a": 1, "b": 2}),
+            *HANDSHAKE,
+        ],
     ),
     "unknown_server": ("empty", [initialize()]),
 }
 
 # The server each exchange talks to (the unknown_server one is never configured).
 SERVER_NAMES = {"schemas": "calc", "annotations": "notes", "results": "out", "empty": "bare"}
-EXCHANGE_SERVER = {name: ("ghost" if name == "unknown_server" else SERVER_NAMES[group]) for name, (group, _) in EXCHANGES.items()}
+EXCHANGE_SERVER = {
+    name: ("ghost" if name == "unknown_server" else SERVER_NAMES[group]) for name, (group, _) in EXCHANGES.items()
+}

@@ -84,7 +84,9 @@ def official_site_packages() -> Path:
     version = f"python{sys.version_info.major}.{sys.version_info.minor}"
     site = official_venv() / "lib" / version / "site-packages"
     if not (site / "claude_agent_sdk").is_dir():
-        pytest.fail(f"the official claude-agent-sdk is not installed in {official_venv()} for {version}; run `make official`")
+        pytest.fail(
+            f"the official claude-agent-sdk is not installed in {official_venv()} for {version}; run `make official`"
+        )
     return site
 
 
@@ -102,7 +104,9 @@ def run_official(script: str, *args: str, env: dict[str, str] | None = None, tim
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def run(package: str, program: str, args: Any = None, env: Mapping[str, str] | None = None, timeout: float = 120) -> Any:
+def run(
+    package: str, program: str, args: Any = None, env: Mapping[str, str] | None = None, timeout: float = 120
+) -> Any:
     """Run ``program`` with ``sdk`` = ``package``; what it ``emit``-ted."""
     done = subprocess.run(
         [sys.executable, "-c", _PRELUDE + program, str(official_site_packages()), package],

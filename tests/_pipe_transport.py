@@ -125,7 +125,9 @@ async def play(cli: str, env: dict[str, str], cwd: str) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     log: list[Any] = []
     transport = PipeTransport(binary_argv(cli), env, cwd)
-    messages = [summary(m) async for m in sdk.query(prompt="run it", options=scenario_options(log), transport=transport)]
+    messages = [
+        summary(m) async for m in sdk.query(prompt="run it", options=scenario_options(log), transport=transport)
+    ]
     seen["query"] = {"messages": messages, "log": log, "closed": transport.closed}
 
     log = []

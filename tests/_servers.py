@@ -110,7 +110,19 @@ class PostgresServer:
             self.user = "postgres" if _has_user("postgres") else "nobody"
             entry = pwd.getpwnam(self.user)
             os.chown(self.root, entry.pw_uid, entry.pw_gid)
-        self._run([os.path.join(self.bin, "initdb"), "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"])
+        self._run(
+            [
+                os.path.join(self.bin, "initdb"),
+                "-D",
+                self.data,
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ]
+        )
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
 
     def _run(self, argv: list[str]) -> None:
@@ -124,7 +136,21 @@ class PostgresServer:
         opts = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1"
         if not self.durable:
             opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        self._run([os.path.join(self.bin, "pg_ctl"), "-D", self.data, "-l", os.path.join(self.root, "log"), "-o", opts, "-w", "-t", "60", "start"])
+        self._run(
+            [
+                os.path.join(self.bin, "pg_ctl"),
+                "-D",
+                self.data,
+                "-l",
+                os.path.join(self.root, "log"),
+                "-o",
+                opts,
+                "-w",
+                "-t",
+                "60",
+                "start",
+            ]
+        )
         _wait_port(self.port)
         with open(os.path.join(self.data, "postmaster.pid")) as f:
             self.watcher = _watch(int(f.readline()), signal.SIGQUIT, self.root)  # SIGQUIT: immediate shutdown

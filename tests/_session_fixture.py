@@ -37,7 +37,9 @@ def user(uid: str, parent: str | None, content: Any, sid: str = SID, second: int
             "uuid": uid, "timestamp": f"2026-01-02T03:04:{second:02d}.000Z", "cwd": "/proj", "sessionId": sid, **extra}  # fmt: skip
 
 
-def assistant(uid: str, parent: str | None, content: Any, sid: str = SID, second: int = 0, mid: str | None = None, **extra: Any) -> dict[str, Any]:
+def assistant(
+    uid: str, parent: str | None, content: Any, sid: str = SID, second: int = 0, mid: str | None = None, **extra: Any
+) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if mid is not None:
         message["id"] = mid
@@ -56,7 +58,10 @@ def write(path: Path, entries: list[Any], tail: str = "", mtime: float | None = 
 def _parallel(sid: str) -> list[Any]:
     """One response with three tool calls (three entries, one message id);
     each result hangs off its own call, the next turn off the last result."""
-    calls = [{"type": "tool_use", "id": f"toolu_{i}", "name": "Bash", "input": {"command": f"echo {i}", "tag": "v1"}} for i in range(3)]
+    calls = [
+        {"type": "tool_use", "id": f"toolu_{i}", "name": "Bash", "input": {"command": f"echo {i}", "tag": "v1"}}
+        for i in range(3)
+    ]
     out: list[Any] = [user("p-u1", None, "run three things", sid, 1)]
     parent = "p-u1"
     for i, call in enumerate(calls):
@@ -97,9 +102,17 @@ def build(config: Path, project: Path, other: Path) -> None:
     ], mtime=1_700_000_300)  # fmt: skip
     filler = [assistant(f"b{i}", f"b{i - 1}" if i else "b-u", "y" * 900, BIG, i % 60) for i in range(160)]
     middle = [{"type": "custom-title", "customTitle": "lost in the middle", "sessionId": BIG}]
-    write(pdir / f"{BIG}.jsonl", [user("b-u", None, "a big one", BIG), *filler[:80], *middle, *filler[80:]], mtime=1_700_000_400)
+    write(
+        pdir / f"{BIG}.jsonl",
+        [user("b-u", None, "a big one", BIG), *filler[:80], *middle, *filler[80:]],
+        mtime=1_700_000_400,
+    )
     write(pdir / f"{SIDE}.jsonl", [{**user("s1", None, "sidechain", SIDE), "isSidechain": True}], mtime=1_700_000_500)
-    write(pdir / f"{META_ONLY}.jsonl", [{"type": "permission-mode", "permissionMode": "default", "sessionId": META_ONLY}], mtime=1_700_000_600)
+    write(
+        pdir / f"{META_ONLY}.jsonl",
+        [{"type": "permission-mode", "permissionMode": "default", "sessionId": META_ONLY}],
+        mtime=1_700_000_600,
+    )
     write(pdir / f"{EMPTY}.jsonl", [], mtime=1_700_000_700)
     write(pdir / "not-a-uuid.jsonl", [user("n1", None, "ignored")], mtime=1_700_000_800)
     write(pdir / f"{COMMANDS}.jsonl", [
@@ -128,8 +141,13 @@ def build(config: Path, project: Path, other: Path) -> None:
     subs = pdir / SID / "subagents"
     write(subs / "agent-abc.jsonl", [{**user("s1", None, "sub task", SID, 1), "isSidechain": True, "isMeta": True},
                                       {**assistant("s2", "s1", "sub done", SID, 2), "isSidechain": True}, "garbage"])  # fmt: skip
-    (subs / "agent-abc.meta.json").write_text(json.dumps({"toolUseId": "toolu_1", "parentAgentId": "p", "agentType": "x"}))
-    write(subs / "workflows" / "run1" / "agent-def.jsonl", [{**user("d1", None, "deep task", SID, 1), "isSidechain": True}])
+    (subs / "agent-abc.meta.json").write_text(
+        json.dumps({"toolUseId": "toolu_1", "parentAgentId": "p", "agentType": "x"})
+    )
+    write(
+        subs / "workflows" / "run1" / "agent-def.jsonl",
+        [{**user("d1", None, "deep task", SID, 1), "isSidechain": True}],
+    )
     (subs / "workflows" / "run1" / "agent-def.meta.json").write_text("not json")
     write(subs / "aa" / "agent-zzz.jsonl", [{**user("z1", None, "z", SID, 1), "isSidechain": True}])
 

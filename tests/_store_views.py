@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from claude_wrap._session_store import SessionKey
-from claude_wrap._store_summary import fold_session_summary
+from claude_wrap._sessions.store import SessionKey
+from claude_wrap._sessions.summary import fold_session_summary
 
 
 class WithoutSummaries:

@@ -16,9 +16,9 @@ def _tracing_off_unless_marked(request: pytest.FixtureRequest, monkeypatch: pyte
     # tracing on for every test after them; the rest of the suite checks the
     # default path of an application that does not trace.
     if request.node.get_closest_marker("otel") is None:
-        import claude_wrap._argv
+        import claude_wrap._launch.argv
 
-        monkeypatch.setattr(claude_wrap._argv, "tracing", lambda: False)
+        monkeypatch.setattr(claude_wrap._launch.argv, "tracing", lambda: False)
 
 
 @pytest.fixture(params=["asyncio", "trio"])

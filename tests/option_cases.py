@@ -110,7 +110,9 @@ def cases(sdk: Any) -> dict[str, dict[str, Any]]:
         "mcp_stdio": {"mcp_servers": {"files": {"command": "srv", "args": ["--x"]}}},
         "mcp_sdk": {"mcp_servers": {"calc": sdk.create_sdk_mcp_server("calculator", tools=[add])}},
         "mcp_path": {"mcp_servers": "mcp.json"},
-        "agents": {"agents": {"reviewer": sdk.AgentDefinition(description="Reviews", prompt="Review it", tools=["Read"])}},
+        "agents": {
+            "agents": {"reviewer": sdk.AgentDefinition(description="Reviews", prompt="Review it", tools=["Read"])}
+        },
         "hooks": {
             "hooks": {
                 "PreToolUse": [

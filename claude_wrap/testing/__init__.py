@@ -51,19 +51,24 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)
 
 if TYPE_CHECKING:
     # "X as X" marks these as re-exports for type checkers and linters.
-    from ._mock_transport import MockTransport as MockTransport
-    from ._mock_transport import initialize_response as initialize_response
-    from ._recorded import RecordedRequest as RecordedRequest
-    from ._replies import Matcher as Matcher
-    from ._replies import Reply as Reply
-    from ._replies import ScriptedBlock as ScriptedBlock
-    from ._replies import ScriptedText as ScriptedText
-    from ._replies import ScriptedThinking as ScriptedThinking
-    from ._replies import ScriptedToolUse as ScriptedToolUse
-    from ._replies import Usage as Usage
-    from ._script import load_script as load_script
-    from ._script import reply_from_json as reply_from_json
-    from ._server import NO_REPLY_TEXT as NO_REPLY_TEXT
-    from ._server import SIDE_REPLY_TEXT as SIDE_REPLY_TEXT
-    from ._server import ScriptedModel as ScriptedModel
-    from ._store_conformance import run_session_store_conformance as run_session_store_conformance
+    from claude_wrap.testing._mock_transport import (
+        MockTransport as MockTransport,
+        initialize_response as initialize_response,
+    )
+    from claude_wrap.testing._recorded import RecordedRequest as RecordedRequest
+    from claude_wrap.testing._replies import (
+        Matcher as Matcher,
+        Reply as Reply,
+        ScriptedBlock as ScriptedBlock,
+        ScriptedText as ScriptedText,
+        ScriptedThinking as ScriptedThinking,
+        ScriptedToolUse as ScriptedToolUse,
+        Usage as Usage,
+    )
+    from claude_wrap.testing._script import load_script as load_script, reply_from_json as reply_from_json
+    from claude_wrap.testing._server import (
+        NO_REPLY_TEXT as NO_REPLY_TEXT,
+        SIDE_REPLY_TEXT as SIDE_REPLY_TEXT,
+        ScriptedModel as ScriptedModel,
+    )
+    from claude_wrap.testing._store_conformance import run_session_store_conformance as run_session_store_conformance

@@ -26,33 +26,21 @@ def _parser() -> argparse.ArgumentParser:
         epilog=SCRIPT_FORMAT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--port", type=int, default=0, help="TCP port (default: a free one, printed)"
-    )
-    parser.add_argument(
-        "--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)"
-    )
-    parser.add_argument(
-        "--script", metavar="FILE", help="JSON or NDJSON reply script (format below)"
-    )
+    parser.add_argument("--port", type=int, default=0, help="TCP port (default: a free one, printed)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    parser.add_argument("--script", metavar="FILE", help="JSON or NDJSON reply script (format below)")
     parser.add_argument(
         "--count-tokens",
         type=int,
         default=10,
         help="input_tokens answered by count_tokens",
     )
-    parser.add_argument(
-        "--quiet", action="store_true", help="do not log requests to stderr"
-    )
+    parser.add_argument("--quiet", action="store_true", help="do not log requests to stderr")
     return parser
 
 
 def _log(request: RecordedRequest) -> None:
-    kind = (
-        "count_tokens"
-        if request.is_count_tokens
-        else ("main" if request.is_main else "side")
-    )
+    kind = "count_tokens" if request.is_count_tokens else ("main" if request.is_main else "side")
     note = " (no reply queued)" if request.unexpected else ""
     status = request.status or "stalled"
     print(

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import socket
 import sys
+import threading
 import traceback
 from collections.abc import Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from claude_wrap.testing._replies import (
     Reply,
@@ -22,8 +24,18 @@ from claude_wrap.testing._replies import (
     sse_events,
 )
 
-if TYPE_CHECKING:
-    from claude_wrap.testing._server import ScriptedModel
+
+class _Model(Protocol):
+    """What the HTTP layer asks of the model behind it (``ScriptedModel``)."""
+
+    closing: threading.Event
+
+    def _plan(self, *, method: str, path: str, headers: dict[str, str], body: dict[str, Any], raw: bytes) -> _Plan: ...
+
+    def _track(self, conn: socket.socket, *, add: bool) -> None: ...
+
+    def _record_error(self, text: str) -> None: ...
+
 
 __all__: list[str] = []
 
@@ -34,7 +46,7 @@ class _HTTPServer(ThreadingHTTPServer):
     # stalled or idle handler, so the join is short and no thread outlives us.
     block_on_close = True
 
-    def __init__(self, address: tuple[str, int], model: ScriptedModel) -> None:
+    def __init__(self, address: tuple[str, int], model: _Model) -> None:
         self.scripted = model
         super().__init__(address, _Handler)
 
@@ -152,9 +164,7 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.kind == "error":
             if reply.retry_after is not None:
                 headers.append(("retry-after", f"{reply.retry_after:g}"))
-            self._send_json(
-                reply.status, error_json(reply, request_id=plan.request_id), headers
-            )
+            self._send_json(reply.status, error_json(reply, request_id=plan.request_id), headers)
             return
         if not plan.stream:
             self._send_json(
@@ -176,10 +186,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         events = sse_events(reply, message_id=plan.message_id, model=plan.model)
         for number, (name, data) in enumerate(events):
-            if (
-                reply.stall_after_events is not None
-                and number >= reply.stall_after_events
-            ):
+            if reply.stall_after_events is not None and number >= reply.stall_after_events:
                 self._hang()
                 return
             if number and self._wait(reply.event_delay):

@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 
 from claude_wrap._exceptions import TransportClosedError
-from claude_wrap._transport import LineTransport
+from claude_wrap._process.transport import LineTransport
 
 __all__ = ["MockTransport", "initialize_response"]
 
@@ -128,6 +128,8 @@ class MockTransport(LineTransport):
 
 def _is_initialize(frame: Mapping[str, Any]) -> bool:
     request = frame.get("request")
-    return frame.get("type") == "control_request" and isinstance(request, Mapping) and request.get(
-        "subtype"
-    ) == "initialize"
+    return (
+        frame.get("type") == "control_request"
+        and isinstance(request, Mapping)
+        and request.get("subtype") == "initialize"
+    )

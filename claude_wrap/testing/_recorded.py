@@ -21,9 +21,7 @@ def _text_of(content: object) -> list[str]:
         return [
             b["text"]
             for b in content
-            if isinstance(b, dict)
-            and b.get("type") == "text"
-            and isinstance(b.get("text"), str)
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
         ]
     return []
 
@@ -73,9 +71,7 @@ class RecordedRequest:
     def messages(self) -> list[dict[str, Any]]:
         """The ``messages`` list of the body (empty if absent)."""
         value = self.body.get("messages")
-        return (
-            [m for m in value if isinstance(m, dict)] if isinstance(value, list) else []
-        )
+        return [m for m in value if isinstance(m, dict)] if isinstance(value, list) else []
 
     @property
     def system_text(self) -> str:
@@ -86,9 +82,7 @@ class RecordedRequest:
     def tools(self) -> list[dict[str, Any]]:
         """The ``tools`` list of the body (empty if absent)."""
         value = self.body.get("tools")
-        return (
-            [t for t in value if isinstance(t, dict)] if isinstance(value, list) else []
-        )
+        return [t for t in value if isinstance(t, dict)] if isinstance(value, list) else []
 
     @property
     def tool_names(self) -> list[str]:
@@ -109,9 +103,7 @@ class RecordedRequest:
         are reachable through `tool_results`.
         """
         pieces = _text_of(self._last_user_content())
-        return "\n".join(
-            p for p in pieces if not p.lstrip().startswith(_REMINDER_PREFIX)
-        )
+        return "\n".join(p for p in pieces if not p.lstrip().startswith(_REMINDER_PREFIX))
 
     @property
     def tool_results(self) -> list[dict[str, Any]]:
@@ -119,9 +111,7 @@ class RecordedRequest:
         content = self._last_user_content()
         if not isinstance(content, list):
             return []
-        return [
-            b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"
-        ]
+        return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
 
     @property
     def tool_result_texts(self) -> list[str]:

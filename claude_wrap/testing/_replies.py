@@ -68,9 +68,7 @@ class Usage:
             "input_tokens": self.input_tokens,
             "cache_creation_input_tokens": self.cache_creation_input_tokens,
             "cache_read_input_tokens": self.cache_read_input_tokens,
-            "output_tokens": self.output_tokens
-            if output_tokens is None
-            else output_tokens,
+            "output_tokens": self.output_tokens if output_tokens is None else output_tokens,
         }
 
 
@@ -158,9 +156,7 @@ class Reply:
         )
 
     @classmethod
-    def text(
-        cls, text: str, *, usage: Usage | None = None, stop_reason: str | None = None
-    ) -> Reply:
+    def text(cls, text: str, *, usage: Usage | None = None, stop_reason: str | None = None) -> Reply:
         """A message with one text block."""
         return cls.message(ScriptedText(text), usage=usage, stop_reason=stop_reason)
 
@@ -168,8 +164,7 @@ class Reply:
     def tool_use(
         cls,
         name: str,
-        input: Mapping[str, Any]
-        | None = None,  # shadows a builtin on purpose: the API's field name
+        input: Mapping[str, Any] | None = None,  # shadows a builtin on purpose: the API's field name
         *,
         id: str | None = None,  # shadows a builtin on purpose: the API's field name
         text: str | None = None,
@@ -177,9 +172,7 @@ class Reply:
     ) -> Reply:
         """A message calling one tool, optionally preceded by a text block."""
         block = ScriptedToolUse(name, dict(input or {}), id)
-        blocks: tuple[ScriptedBlock, ...] = (
-            (block,) if text is None else (ScriptedText(text), block)
-        )
+        blocks: tuple[ScriptedBlock, ...] = (block,) if text is None else (ScriptedText(text), block)
         return cls.message(*blocks, usage=usage)
 
     @classmethod
@@ -241,16 +234,12 @@ class Reply:
             "cache_creation_input_tokens": cache_creation_input_tokens,
             "cache_read_input_tokens": cache_read_input_tokens,
         }
-        usage = dataclasses.replace(
-            self.usage, **{k: v for k, v in changes.items() if v is not None}
-        )
+        usage = dataclasses.replace(self.usage, **{k: v for k, v in changes.items() if v is not None})
         return dataclasses.replace(self, usage=usage)
 
     def slow(self, first_byte: float = 0.0, between_events: float = 0.0) -> Reply:
         """Return a copy that waits before the first byte and between SSE events."""
-        return dataclasses.replace(
-            self, first_byte_delay=first_byte, event_delay=between_events
-        )
+        return dataclasses.replace(self, first_byte_delay=first_byte, event_delay=between_events)
 
     def chunked(self, size: int, *, delta_chars: int | None = None) -> Reply:
         """Return a copy whose SSE bytes are written in pieces of at most ``size`` bytes.
@@ -294,11 +283,7 @@ class Reply:
         """The stop reason sent: explicit, else ``tool_use`` if a tool is called, else ``end_turn``."""
         if self.stop_reason is not None:
             return self.stop_reason
-        return (
-            "tool_use"
-            if any(isinstance(b, ScriptedToolUse) for b in self.blocks)
-            else "end_turn"
-        )
+        return "tool_use" if any(isinstance(b, ScriptedToolUse) for b in self.blocks) else "end_turn"
 
 
 # -- rendering ------------------------------------------------------------------
@@ -356,9 +341,7 @@ def error_json(reply: Reply, *, request_id: str) -> JSONObject:
     }
 
 
-def sse_events(
-    reply: Reply, *, message_id: str, model: str
-) -> list[tuple[str, JSONObject]]:
+def sse_events(reply: Reply, *, message_id: str, model: str) -> list[tuple[str, JSONObject]]:
     """The (event name, data) pairs of a streamed message reply, in order."""
     start_message = message_json(reply, message_id=message_id, model=model)
     start_message["content"] = []
@@ -389,9 +372,7 @@ def sse_events(
     return events
 
 
-def _block_events(
-    index: int, block: ScriptedBlock, size: int
-) -> list[tuple[str, JSONObject]]:
+def _block_events(index: int, block: ScriptedBlock, size: int) -> list[tuple[str, JSONObject]]:
     def delta(d: JSONObject) -> tuple[str, JSONObject]:
         return (
             "content_block_delta",
@@ -400,23 +381,15 @@ def _block_events(
 
     if isinstance(block, ScriptedText):
         start: JSONObject = {"type": "text", "text": ""}
-        deltas = [
-            delta({"type": "text_delta", "text": p}) for p in _pieces(block.text, size)
-        ]
+        deltas = [delta({"type": "text_delta", "text": p}) for p in _pieces(block.text, size)]
     elif isinstance(block, ScriptedThinking):
         start = {"type": "thinking", "thinking": "", "signature": ""}
-        deltas = [
-            delta({"type": "thinking_delta", "thinking": p})
-            for p in _pieces(block.thinking, size)
-        ]
+        deltas = [delta({"type": "thinking_delta", "thinking": p}) for p in _pieces(block.thinking, size)]
         deltas.append(delta({"type": "signature_delta", "signature": block.signature}))
     else:
         start = {"type": "tool_use", "id": block.id, "name": block.name, "input": {}}
         raw = json.dumps(dict(block.input), ensure_ascii=False)
-        deltas = [
-            delta({"type": "input_json_delta", "partial_json": p})
-            for p in _pieces(raw, size, at_least=3)
-        ]
+        deltas = [delta({"type": "input_json_delta", "partial_json": p}) for p in _pieces(raw, size, at_least=3)]
     return [
         (
             "content_block_start",

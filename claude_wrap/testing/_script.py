@@ -93,9 +93,7 @@ def _tool_use(raw: Mapping[str, Any]) -> ScriptedToolUse:
     if not isinstance(tool_input, dict):
         raise ValueError("tool_use input must be an object")
     tool_id = raw.get("id")
-    return ScriptedToolUse(
-        str(raw["name"]), tool_input, None if tool_id is None else str(tool_id)
-    )
+    return ScriptedToolUse(str(raw["name"]), tool_input, None if tool_id is None else str(tool_id))
 
 
 def reply_from_json(raw: Any) -> Reply:
@@ -106,9 +104,7 @@ def reply_from_json(raw: Any) -> Reply:
         raise ValueError(f"a reply must be an object or a string, not {raw!r}")
     kinds = [k for k in _KINDS if k in raw]
     if len(kinds) != 1:
-        raise ValueError(
-            f"a reply needs exactly one of {', '.join(_KINDS)}; got {sorted(raw)}"
-        )
+        raise ValueError(f"a reply needs exactly one of {', '.join(_KINDS)}; got {sorted(raw)}")
     unknown = set(raw) - _OPTIONS - set(_KINDS)
     if unknown:
         raise ValueError(f"unknown reply keys: {sorted(unknown)}")
@@ -129,9 +125,7 @@ def reply_from_json(raw: Any) -> Reply:
     elif kind == "blocks":
         reply = Reply.message(*(_block(b) for b in raw["blocks"]))
     elif kind == "error":
-        spec = (
-            raw["error"] if isinstance(raw["error"], dict) else {"status": raw["error"]}
-        )
+        spec = raw["error"] if isinstance(raw["error"], dict) else {"status": raw["error"]}
         retry_after = spec.get("retry_after")
         reply = Reply.error(
             int(spec["status"]),
@@ -146,13 +140,7 @@ def reply_from_json(raw: Any) -> Reply:
 
 def _apply_options(reply: Reply, raw: Mapping[str, Any]) -> Reply:
     if "usage" in raw:
-        reply = reply.with_usage(
-            **{
-                k: int(v)
-                for k, v in raw["usage"].items()
-                if k in Usage.__dataclass_fields__
-            }
-        )
+        reply = reply.with_usage(**{k: int(v) for k, v in raw["usage"].items() if k in Usage.__dataclass_fields__})
     if "stop_reason" in raw or "model" in raw:
         reply = dataclasses.replace(
             reply,
@@ -169,9 +157,7 @@ def _apply_options(reply: Reply, raw: Mapping[str, Any]) -> Reply:
     if raw.get("sticky"):
         reply = reply.sticky()
     if "first_byte_delay" in raw or "event_delay" in raw:
-        reply = reply.slow(
-            float(raw.get("first_byte_delay", 0.0)), float(raw.get("event_delay", 0.0))
-        )
+        reply = reply.slow(float(raw.get("first_byte_delay", 0.0)), float(raw.get("event_delay", 0.0)))
     if "chunk_size" in raw:
         reply = reply.chunked(int(raw["chunk_size"]))
     if "delta_chars" in raw:

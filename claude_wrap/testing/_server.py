@@ -225,9 +225,7 @@ class ScriptedModel:
     @property
     def side_requests(self) -> list[RecordedRequest]:
         """Messages requests that are not main-loop (titles, probes, ...)."""
-        return [
-            r for r in self.requests if r.endpoint == "/v1/messages" and not r.is_main
-        ]
+        return [r for r in self.requests if r.endpoint == "/v1/messages" and not r.is_main]
 
     @property
     def unexpected(self) -> list[RecordedRequest]:
@@ -240,9 +238,7 @@ class ScriptedModel:
         with self._lock:
             return list(self._errors)
 
-    def wait_for_requests(
-        self, count: int = 1, *, main: bool = True, timeout: float = 10.0
-    ) -> list[RecordedRequest]:
+    def wait_for_requests(self, count: int = 1, *, main: bool = True, timeout: float = 10.0) -> list[RecordedRequest]:
         """Block until ``count`` (main-loop, unless ``main=False``) requests arrived.
 
         Raises `TimeoutError` after ``timeout`` seconds.
@@ -253,9 +249,7 @@ class ScriptedModel:
 
         with self._changed:
             if not self._changed.wait_for(lambda: len(seen()) >= count, timeout):
-                raise TimeoutError(
-                    f"saw {len(seen())} of {count} requests within {timeout}s"
-                )
+                raise TimeoutError(f"saw {len(seen())} of {count} requests within {timeout}s")
             return seen()
 
     # -- called by the handler -----------------------------------------------------
@@ -290,36 +284,28 @@ class ScriptedModel:
             headers=headers,
             body=body,
             raw_body=raw,
-            is_main=path.split("?", 1)[0] == "/v1/messages"
-            and isinstance(tools, list)
-            and bool(tools),
+            is_main=path.split("?", 1)[0] == "/v1/messages" and isinstance(tools, list) and bool(tools),
             timestamp=time.time(),
         )
         model = record.model or "claude-scripted"
         with self._changed:
             request_id = self._next_id("req")
             plan = self._plan_locked(record, request_id, model)
-            record = dataclasses.replace(
-                record, status=plan.answer_status, unexpected=plan.unexpected
-            )
+            record = dataclasses.replace(record, status=plan.answer_status, unexpected=plan.unexpected)
             self._requests.append(record)
             self._changed.notify_all()
         if self._on_request is not None:
             self._on_request(record)
         return plan
 
-    def _plan_locked(
-        self, record: RecordedRequest, request_id: str, model: str
-    ) -> _Plan:
+    def _plan_locked(self, record: RecordedRequest, request_id: str, model: str) -> _Plan:
         def fixed(status: int, payload: Mapping[str, Any]) -> _Plan:
             return _Plan(Reply.text(""), request_id, "", model, False, status, payload)
 
         if record.method == "POST" and record.is_count_tokens:
             return fixed(200, {"input_tokens": self._count_tokens})
         if record.method != "POST" or record.endpoint != "/v1/messages":
-            not_found = Reply.error(
-                404, f"scripted model: no route for {record.method} {record.endpoint}"
-            )
+            not_found = Reply.error(404, f"scripted model: no route for {record.method} {record.endpoint}")
             return fixed(404, error_json(not_found, request_id=request_id))
         reply = self._take(record)
         unexpected = reply is None and record.is_main
@@ -355,11 +341,7 @@ class ScriptedModel:
 
     def __repr__(self) -> str:
         """Show the address and how much of the script is left."""
-        where = (
-            self.base_url
-            if self._server is not None and not self._closed
-            else "stopped"
-        )
+        where = self.base_url if self._server is not None and not self._closed else "stopped"
         return f"<ScriptedModel {where} requests={len(self._requests)} pending={len(self._queue)}>"
 
 

@@ -23,8 +23,8 @@ from typing import Any, Union, cast
 
 import anyio
 
-from .._session_store import SessionKey, SessionStore, SessionSummaryEntry, implements
-from .._store_summary import fold_session_summary
+from claude_wrap._sessions.store import SessionKey, SessionStore, SessionSummaryEntry, implements
+from claude_wrap._sessions.summary import fold_session_summary
 
 __all__ = ["run_session_store_conformance"]
 
@@ -70,7 +70,9 @@ class _Kit:
         # 1. append then load: the same entries in the same order (deep equality).
         s = await self.fresh()
         await s.append(_KEY, [_e(uuid="b", n=1), _e(uuid="a", n=2)])
-        assert await s.load(_KEY) == [_e(uuid="b", n=1), _e(uuid="a", n=2)], "append/load must round-trip entries in order"
+        assert await s.load(_KEY) == [_e(uuid="b", n=1), _e(uuid="a", n=2)], (
+            "append/load must round-trip entries in order"
+        )
 
         # 2. an unknown key loads as None (also an unknown subpath of a known session).
         s = await self.fresh()
@@ -108,7 +110,9 @@ class _Kit:
         assert await s.load(a) == [_e(**{"from": "A"})], "project keys must be isolated"
         assert await s.load(b) == [_e(**{"from": "B"})], "project keys must be isolated"
         if self.has["list_sessions"]:
-            assert len(await s.list_sessions("A")) == 1 and len(await s.list_sessions("B")) == 1, "one session per project"
+            assert len(await s.list_sessions("A")) == 1 and len(await s.list_sessions("B")) == 1, (
+                "one session per project"
+            )
         return 6
 
     async def listing(self) -> int:
@@ -126,7 +130,9 @@ class _Kit:
         main: SessionKey = {"project_key": "proj", "session_id": "main"}
         await s.append(main, [_e(n=1)])
         await s.append({**main, "subpath": "subagents/agent-1"}, [_e(n=1)])
-        assert [x["session_id"] for x in await s.list_sessions("proj")] == ["main"], "list_sessions must leave out subpaths"
+        assert [x["session_id"] for x in await s.list_sessions("proj")] == ["main"], (
+            "list_sessions must leave out subpaths"
+        )
         return 2
 
     async def summaries(self) -> int:
@@ -135,7 +141,10 @@ class _Kit:
         # subpath's entries do not touch it.
         s = await self.fresh()
         key: SessionKey = {"project_key": "proj", "session_id": "summ-sess"}
-        await s.append(key, [_e(timestamp="2024-01-01T00:00:00.000Z", customTitle="first"), _e(timestamp="2024-01-01T00:00:01.000Z")])
+        await s.append(
+            key,
+            [_e(timestamp="2024-01-01T00:00:00.000Z", customTitle="first"), _e(timestamp="2024-01-01T00:00:01.000Z")],
+        )
         await s.append(key, [_e(timestamp="2024-01-01T00:00:02.000Z", customTitle="second")])
         await s.append({"project_key": "other", "session_id": "elsewhere"}, [_e(timestamp="2024-01-01T00:00:00.000Z")])
         by_id = {x["session_id"]: x for x in await s.list_session_summaries("proj")}
@@ -144,11 +153,17 @@ class _Kit:
         assert _is_epoch_ms(summ["mtime"]), "summary mtime must be epoch ms"
         if self.has["list_sessions"]:
             mtimes = {x["session_id"]: x["mtime"] for x in await s.list_sessions("proj")}
-            assert summ["mtime"] >= mtimes["summ-sess"], "summary mtime must be the store's write time, as in list_sessions"
+            assert summ["mtime"] >= mtimes["summ-sess"], (
+                "summary mtime must be the store's write time, as in list_sessions"
+            )
         assert isinstance(summ["data"], dict), "summary data must be a dict"
         again = fold_session_summary(summ, key, [_e(timestamp="2024-01-01T00:00:03.000Z")])
-        assert (again["session_id"], again["mtime"]) == ("summ-sess", summ["mtime"]), "the stored summary must fold further"
-        await s.append({**key, "subpath": "subagents/agent-1"}, [_e(timestamp="2024-01-01T00:00:09.000Z", customTitle="subagent")])
+        assert (again["session_id"], again["mtime"]) == ("summ-sess", summ["mtime"]), (
+            "the stored summary must fold further"
+        )
+        await s.append(
+            {**key, "subpath": "subagents/agent-1"}, [_e(timestamp="2024-01-01T00:00:09.000Z", customTitle="subagent")]
+        )
         after = {x["session_id"]: x for x in await s.list_session_summaries("proj")}
         assert after["summ-sess"]["data"] == summ["data"], "a subpath's entries must not touch the session's summary"
         assert await s.list_session_summaries("never-appended-project") == [], "an unknown project has no summaries"
@@ -204,7 +219,9 @@ class _Kit:
         await s.append(_SUB2, [_e(n=1)])
         await s.append({"project_key": "proj", "session_id": "other-sess", "subpath": "subagents/agent-x"}, [_e(n=1)])
         got = await s.list_subkeys(_KEY)
-        assert sorted(got) == ["subagents/agent-1", "subagents/agent-2"], "list_subkeys must list the session's subpaths"
+        assert sorted(got) == ["subagents/agent-1", "subagents/agent-2"], (
+            "list_subkeys must list the session's subpaths"
+        )
 
         # 13. list_subkeys never lists the main transcript.
         s = await self.fresh()
@@ -218,7 +235,10 @@ class _Kit:
     async def faithful(self) -> int:
         # S1. entries come back exactly: nesting, non-ASCII, NUL, line separators.
         s = await self.fresh()
-        batch = [_e(uuid="b", n=1), _e(uuid="a", n=2, nested={"k": [1, "é", None, 2.5]}, text="nul\u0000 and \u2028 \U0001f600")]
+        batch = [
+            _e(uuid="b", n=1),
+            _e(uuid="a", n=2, nested={"k": [1, "é", None, 2.5]}, text="nul\u0000 and \u2028 \U0001f600"),
+        ]
         await s.append(_KEY, batch)
         assert await s.load(_KEY) == batch, "entries must come back exactly as appended"
 
@@ -231,7 +251,9 @@ class _Kit:
         return 2
 
     async def _assert_is_fold(self, s: SessionStore, key: SessionKey, what: str) -> SessionSummaryEntry:
-        (summary,) = [x for x in await s.list_session_summaries(key["project_key"]) if x["session_id"] == key["session_id"]]
+        (summary,) = [
+            x for x in await s.list_session_summaries(key["project_key"]) if x["session_id"] == key["session_id"]
+        ]
         entries = await s.load(key)
         assert entries, what
         want = fold_session_summary(None, key, entries)["data"]
@@ -242,7 +264,9 @@ class _Kit:
         # S3. the summary is the fold of everything stored, after several appends.
         s = await self.fresh()
         key: SessionKey = {"project_key": "proj", "session_id": "summ"}
-        await s.append(key, [_user("hello there", 1, cwd="/w", gitBranch="main"), _e(timestamp="2024-01-01T00:00:02.000Z")])
+        await s.append(
+            key, [_user("hello there", 1, cwd="/w", gitBranch="main"), _e(timestamp="2024-01-01T00:00:02.000Z")]
+        )
         await s.append(key, cast(Any, [{"type": "custom-title", "customTitle": "named"}, {"type": "tag", "tag": "t1"}]))
         await s.append(key, [_user("later prompt", 3, gitBranch="dev", lastPrompt="later prompt")])
         await self._assert_is_fold(s, key, "summary after three appends")
@@ -272,7 +296,9 @@ class _Kit:
             await s.append(key, [_user("bye", 1)])
             await s.append({**key, "subpath": "subagents/agent-1"}, [_e(n=1)])
             await s.delete({**key, "subpath": "subagents/agent-1"})
-            assert [x["session_id"] for x in await s.list_session_summaries("proj")] == ["gone"], "a subpath's delete keeps the summary"
+            assert [x["session_id"] for x in await s.list_session_summaries("proj")] == ["gone"], (
+                "a subpath's delete keeps the summary"
+            )
             await s.delete(key)
             await s.append(key, [_user("again", 2)])
             await self._assert_is_fold(s, key, "summary after delete and re-append")

@@ -24,8 +24,8 @@ from typing import Any
 
 import anyio
 
-from claude_wrap._mcp_server import SdkMcpServer, _Connection
-from claude_wrap._mcp_tools import tool
+from claude_wrap._mcp.server import SdkMcpServer, _Connection
+from claude_wrap._mcp.tools import tool
 
 __all__ = ["demo_server", "serve_stdio"]
 

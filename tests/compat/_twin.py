@@ -88,8 +88,22 @@ class Program:
     unstable: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_spec(cls, name: str, source: Path, subdir: str, spec: dict[str, Any], *, copy: tuple[Path, ...] = ()) -> Program:
-        known = {"replies", "argv", "call", "backend", "cell", "files", "env", "timeout", "expect_exit", "unstable", "about"}
+    def from_spec(
+        cls, name: str, source: Path, subdir: str, spec: dict[str, Any], *, copy: tuple[Path, ...] = ()
+    ) -> Program:
+        known = {
+            "replies",
+            "argv",
+            "call",
+            "backend",
+            "cell",
+            "files",
+            "env",
+            "timeout",
+            "expect_exit",
+            "unstable",
+            "about",
+        }
         unknown = set(spec) - known
         if unknown:
             raise ValueError(f"{name}: unknown spec keys {sorted(unknown)}")
@@ -180,7 +194,9 @@ def _write_wrapper(bin_dir: Path, spawns: Path, binary: Path) -> None:
     bin_dir.mkdir(parents=True)
     spawns.mkdir(parents=True)
     wrapper = bin_dir / "claude"
-    wrapper.write_text(_WRAPPER.format(spawns=shlex.quote(str(spawns)), binary=shlex.quote(str(binary))), encoding="utf-8")
+    wrapper.write_text(
+        _WRAPPER.format(spawns=shlex.quote(str(spawns)), binary=shlex.quote(str(binary))), encoding="utf-8"
+    )
     wrapper.chmod(0o755)
 
 
@@ -215,7 +231,9 @@ def _environment(model: ScriptedModel, run_dir: Path, program: Program) -> dict[
     return env
 
 
-def _runner_command(program: Program, side: str, python: Path, script: Path, record: Path, ours_root: Path) -> list[str]:
+def _runner_command(
+    program: Program, side: str, python: Path, script: Path, record: Path, ours_root: Path
+) -> list[str]:
     command = [str(python), str(RUNNER), "--side", side, "--record", str(record)]
     if side == "ours":
         command += ["--ours-root", str(ours_root)]
@@ -295,8 +313,9 @@ def _kill(pid: int, *, group: bool = False) -> None:
 def _read_spawns(spawns_dir: Path) -> list[Spawn]:
     spawns = []
     for log in spawns_dir.iterdir():
+
         def text(name: str) -> str:
-            path = log / name
+            path = log / name  # noqa: B023 - called within this iteration
             return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
         env_items = [item.split("=", 1) for item in text("env").split("\0") if "=" in item]
@@ -364,7 +383,11 @@ def run_side(program: Program, side: str, *, python: Path, binary: Path, run_dir
         requests = model.requests
         unused = sum(1 for reply in model.pending if reply.count is not None)
         base_url = model.base_url
-    record = json.loads(record_path.read_text(encoding="utf-8")) if record_path.exists() else {"events": [], "exception": None, "missing": True}
+    record = (
+        json.loads(record_path.read_text(encoding="utf-8"))
+        if record_path.exists()
+        else {"events": [], "exception": None, "missing": True}
+    )
     traceback_path = Path(str(record_path) + ".traceback")
     return SideResult(
         side=side,
@@ -402,7 +425,13 @@ def run_twin(
     with ThreadPoolExecutor(len(sides)) as pool:
         futures = {
             side: pool.submit(
-                run_side, program, side, python=pythons[side], binary=binary, run_dir=root / _RUN_DIRS[side], ours_root=ours_root
+                run_side,
+                program,
+                side,
+                python=pythons[side],
+                binary=binary,
+                run_dir=root / _RUN_DIRS[side],
+                ours_root=ours_root,
             )
             for side in sides
         }

@@ -38,7 +38,11 @@ def key(program: Program, *, official_python: Path, binary: Path, root: Path) ->
     # The length of the runs' root goes in too: the binary estimates token
     # counts (context usage) from the length of the paths it shows the model.
     digest = hashlib.sha256(f"{_FORMAT}\0{program!r}\0{sys.version}\0{len(str(root))}".encode())
-    for path in [program.source, *(f for c in program.copy for f in _files_under(c)), *(HERE / n for n in _HARNESS_FILES)]:
+    for path in [
+        program.source,
+        *(f for c in program.copy for f in _files_under(c)),
+        *(HERE / n for n in _HARNESS_FILES),
+    ]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     site = sorted(str(p.name) for p in official_python.parent.parent.glob("lib/python*/site-packages/*.dist-info"))
     stat = binary.stat()
@@ -104,7 +108,9 @@ def run_twin_cached(
         return run_twin(program, official_python=official_python, binary=binary, root=root, ours_root=ours_root)
     cache_key = key(program, official_python=official_python, binary=binary, root=root)
     official = load(cache, program, cache_key)
-    twin = run_twin(program, official_python=official_python, binary=binary, root=root, ours_root=ours_root, official=official)
+    twin = run_twin(
+        program, official_python=official_python, binary=binary, root=root, ours_root=ours_root, official=official
+    )
     if official is None:
         store(cache, program, cache_key, twin.official)
     return twin

@@ -48,7 +48,13 @@ def _signature(item: Any) -> str:
     if not isinstance(item, dict):
         return json.dumps(item, sort_keys=True, default=repr)[:200]
     parts = []
-    for holder in (item, item.get("message"), item.get("request"), item.get("fields"), item.get("message", {}).get("fields") if isinstance(item.get("message"), dict) else None):
+    for holder in (
+        item,
+        item.get("message"),
+        item.get("request"),
+        item.get("fields"),
+        item.get("message", {}).get("fields") if isinstance(item.get("message"), dict) else None,
+    ):
         if isinstance(holder, dict):
             for key in ("note", "class", "type", "subtype", "role", "path"):
                 value = holder.get(key)
@@ -114,7 +120,11 @@ def _text_diff(official: str, ours: str, limit: int = 40) -> list[str]:
 def render_one(difference: Difference) -> list[str]:
     official, ours = difference.official, difference.ours
     out = [f"  {difference.path}"]
-    if isinstance(official, str) and isinstance(ours, str) and ("\n" in official + ours or max(len(official), len(ours)) > 200):
+    if (
+        isinstance(official, str)
+        and isinstance(ours, str)
+        and ("\n" in official + ours or max(len(official), len(ours)) > 200)
+    ):
         out.append(f"      official: {len(official)} chars, claude_wrap: {len(ours)} chars")
         out += _text_diff(official, ours)
     else:
@@ -140,7 +150,9 @@ def render(program: str, differences: Sequence[Difference], *, per_section: int 
         for difference in group[:per_section]:
             lines += render_one(difference)
         if len(group) > per_section:
-            lines.append(f"  … {len(group) - per_section} more in [{section}] (scripts/twin.py --dump writes both documents)")
+            lines.append(
+                f"  … {len(group) - per_section} more in [{section}] (scripts/twin.py --dump writes both documents)"
+            )
     return "\n".join(lines)
 
 

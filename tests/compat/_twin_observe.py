@@ -118,7 +118,12 @@ class _Normaliser:
         return value
 
     def value(self, value: Any, key: str | None = None) -> Any:
-        if key is not None and _VOLATILE_KEYS.match(key) and isinstance(value, (int, float)) and not isinstance(value, bool):
+        if (
+            key is not None
+            and _VOLATILE_KEYS.match(key)
+            and isinstance(value, (int, float))
+            and not isinstance(value, bool)
+        ):
             return f"<{key}>"
         if key in _TOKEN_KEYS and isinstance(value, str):
             return f"<{key}>"
@@ -274,10 +279,19 @@ def observe(side: SideResult) -> dict[str, Any]:
     return _Normaliser(side).value(document)
 
 
-SECTIONS: tuple[str, ...] = ("exit_code", "timed_out", "exception", "messages", "notes", "stdout", "stderr", "spawns", "model")
+SECTIONS: tuple[str, ...] = (
+    "exit_code",
+    "timed_out",
+    "exception",
+    "messages",
+    "notes",
+    "stdout",
+    "stderr",
+    "spawns",
+    "model",
+)
 
 
 def section_of(path: str) -> str:
     """The top-level section a difference path belongs to."""
     return re.split(r"[.\[]", path, maxsplit=1)[0]
-

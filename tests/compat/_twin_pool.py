@@ -37,7 +37,9 @@ def _durations() -> dict[str, float]:
 class TwinPool:
     """Runs the selected programs in the background; `result` waits for one."""
 
-    def __init__(self, entries: list[Entry], *, official_python: Path, examples: Path, binary: Path, root: Path) -> None:
+    def __init__(
+        self, entries: list[Entry], *, official_python: Path, examples: Path, binary: Path, root: Path
+    ) -> None:
         self._executor = ThreadPoolExecutor(WORKERS, thread_name_prefix="twin")
         self._futures: dict[str, Future[Twin]] = {}
         known = _durations()

@@ -15,8 +15,8 @@ test_twins.py until it has a spec.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import hashlib
+import importlib.util
 import json
 import shutil
 import tempfile
@@ -44,7 +44,7 @@ def runs_root(name: str | None = None) -> Path:
     from, and not under /tmp/, which one official example treats specially.
     Runs outlive the test session there, for a look after a failure.
     """
-    from claude_wrap._binary import cache_root
+    from claude_wrap._process.binary import cache_root
 
     base = cache_root() / "twins"
     base.mkdir(parents=True, exist_ok=True)
@@ -128,7 +128,9 @@ def load(entry: Entry, examples: Path) -> Program:
     relative = Path(spec.pop("example"))
     spec.pop("unit")
     copy = tuple(examples / c for c in spec.pop("copy", []))
-    return Program.from_spec(entry.name, examples / relative, (Path("examples") / relative.parent).as_posix(), spec, copy=copy)
+    return Program.from_spec(
+        entry.name, examples / relative, (Path("examples") / relative.parent).as_posix(), spec, copy=copy
+    )
 
 
 def _top_level_await(source: str) -> bool:
@@ -157,6 +159,7 @@ def _units(source: str) -> set[str]:
     main = functions.get("main")
     if main is None:
         return {"script"}
+
     def is_example(name: str) -> bool:
         function = functions.get(name)
         return isinstance(function, ast.AsyncFunctionDef) and name != "main" and not function.args.args

@@ -61,7 +61,9 @@ def report(twin: Twin) -> Report:
     name = twin.program.name
     racy = [Intentional("*", path, reason) for path, reason in twin.program.unstable.items()]
     unstable = [d for d in differences if any(r.explains(name, d.path) for r in racy)]
-    explained = [d for d in differences if d not in unstable and any(i.explains(name, d.path, d.ours) for i in INTENTIONAL)]
+    explained = [
+        d for d in differences if d not in unstable and any(i.explains(name, d.path, d.ours) for i in INTENTIONAL)
+    ]
     return Report(
         program=name,
         problems=tuple(twin.official.problems(twin.program.expect_exit)),

@@ -81,19 +81,19 @@ INTENTIONAL: tuple[Intentional, ...] = (
         "*",
         "*attrs.stderr",
         "ProcessError.stderr holds the tail of the binary's real stderr, where the official package "
-        "puts a placeholder (\"Check stderr output for details\")",
+        'puts a placeholder ("Check stderr output for details")',
     ),
     Intentional(
         "own-error_binary_exits_at_once",
         "notes[*].value.str",
-        "str(ProcessError) ends with the binary's real stderr tail after \"Error output: \", where the "
+        'str(ProcessError) ends with the binary\'s real stderr tail after "Error output: ", where the '
         "official package puts a placeholder",
         ours='*Error output: error: unknown option --bogus"',
     ),
     Intentional(
         "own-error_binary_exits_at_once",
         "stderr",
-        "the official package also logs the error it raises (\"Fatal error in message reader\"); "
+        'the official package also logs the error it raises ("Fatal error in message reader"); '
         "claude_wrap raises it without logging it a second time",
     ),
     Intentional(

@@ -174,9 +174,14 @@ _NOTED = "Noted: PAPAYA. The helper is done."
 def _script() -> list[Reply]:
     """A first turn that runs a subagent, then the answer to the resumed turn."""
     return [
-        Reply.tool_use("Task", {"subagent_type": "helper", "description": "check", "prompt": _HELPER_PROMPT, "run_in_background": False}),
+        Reply.tool_use(
+            "Task",
+            {"subagent_type": "helper", "description": "check", "prompt": _HELPER_PROMPT, "run_in_background": False},
+        ),
         Reply.text("The files are fine.").match_if(lambda r: _HELPER_PROMPT in r.last_user_text),
-        Reply.text(_NOTED).match_if(lambda r: _HELPER_PROMPT not in r.last_user_text and _PROMPTS[1] not in r.last_user_text),
+        Reply.text(_NOTED).match_if(
+            lambda r: _HELPER_PROMPT not in r.last_user_text and _PROMPTS[1] not in r.last_user_text
+        ),
         Reply.text("The word was PAPAYA.").match_if(lambda r: _PROMPTS[1] in r.last_user_text),
     ]
 
@@ -184,7 +189,11 @@ def _script() -> list[Reply]:
 def _texts(content: Any) -> list[str]:
     if isinstance(content, str):
         return [content]
-    return [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text"] if isinstance(content, list) else []
+    return (
+        [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text"]
+        if isinstance(content, list)
+        else []
+    )
 
 
 def _conversation(request: RecordedRequest) -> list[tuple[str, str]]:

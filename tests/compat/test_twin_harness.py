@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
 import _twin_cache
+import pytest
 from _twin import RUNNER, Program, SideResult, Spawn
 from _twin_diff import ABSENT, Difference, compare, render
 from _twin_observe import observe
@@ -38,7 +38,17 @@ def _run_runner(side: str, python: Path, tmp_path: Path) -> tuple[dict[str, Any]
     program = tmp_path / "program.py"
     program.write_text(PROGRAM)
     record = tmp_path / f"{side}.json"
-    command = [str(python), str(RUNNER), "--side", side, "--record", str(record), "--ours-root", str(ROOT), str(program)]
+    command = [
+        str(python),
+        str(RUNNER),
+        "--side",
+        side,
+        "--record",
+        str(record),
+        "--ours-root",
+        str(ROOT),
+        str(program),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=tmp_path)
     return json.loads(record.read_text()), done
 
@@ -59,7 +69,11 @@ def test_runner_shims_the_import_and_records_notes_and_the_exception(
     assert "ClaudeSDKError" in record["exception"]["mro"]
     assert done.returncode == 1
     # Only the traceback's last line is compared: its frames name each package's files.
-    assert done.stderr.strip().splitlines()[-1].startswith("claude_agent_sdk._errors.CLINotFoundError" if side == "official" else "claude_wrap")
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith("claude_agent_sdk._errors.CLINotFoundError" if side == "official" else "claude_wrap")
+    )
     assert "Traceback" not in done.stderr
 
 
@@ -85,11 +99,23 @@ def _side(tmp_path: Path, **overrides: Any) -> SideResult:
 def test_observe_numbers_ids_by_first_appearance_and_hides_the_run_dir(tmp_path: Path) -> None:
     session, other = "0b7ad0e5-8a57-4bfa-9b4f-2f5a7a3c1d11", "9c0a8d1e-1111-4c2b-8f00-aaaaaaaaaaaa"
     events = [
-        {"message": {"class": "X", "fields": {"session_id": session, "duration_ms": 1234, "cwd": f"{tmp_path}/off/work"}}},
+        {
+            "message": {
+                "class": "X",
+                "fields": {"session_id": session, "duration_ms": 1234, "cwd": f"{tmp_path}/off/work"},
+            }
+        },
         {"message": {"class": "X", "fields": {"session_id": other}}},
         {"message": {"class": "X", "fields": {"session_id": session}}},
     ]
-    spawn = Spawn(start=0, pid=42, argv=["--model", "m", "--verbose"], env={"HOME": f"{tmp_path}/off/home"}, stdin=['{"request_id": "req_1_ab"}'], stdout=[])
+    spawn = Spawn(
+        start=0,
+        pid=42,
+        argv=["--model", "m", "--verbose"],
+        env={"HOME": f"{tmp_path}/off/home"},
+        stdin=['{"request_id": "req_1_ab"}'],
+        stdout=[],
+    )
     document = observe(_side(tmp_path, record={"events": events, "exception": None}, spawns=[spawn]))
 
     fields = [m["fields"] for m in document["messages"]]
@@ -108,7 +134,10 @@ def test_observe_keeps_warnings_and_exceptions_but_not_where_each_package_raised
         "claude_agent_sdk._errors.ProcessError: Command failed\n"
     )
     document = observe(_side(tmp_path, stderr=stderr))
-    assert document["stderr"] == "<warning> CanUseToolShadowedWarning: can_use_tool is shadowed\n<package>.ProcessError: Command failed\n"
+    assert (
+        document["stderr"]
+        == "<warning> CanUseToolShadowedWarning: can_use_tool is shadowed\n<package>.ProcessError: Command failed\n"
+    )
 
 
 def test_observe_drops_asyncio_loop_closed_noise_only(tmp_path: Path) -> None:
@@ -158,7 +187,9 @@ def test_intentional_entries_may_also_match_our_value() -> None:
     assert not entry.explains("own-a", "spawns[0].stdin.control_request[+1]", {"request": {"subtype": "set_model"}})
 
 
-def test_the_cache_keeps_fitting_official_runs_under_a_key_of_what_they_depend_on(tmp_path: Path, official_python: Path) -> None:
+def test_the_cache_keeps_fitting_official_runs_under_a_key_of_what_they_depend_on(
+    tmp_path: Path, official_python: Path
+) -> None:
     source = tmp_path / "p.py"
     source.write_text("print('hi')\n")
     binary = tmp_path / "claude"

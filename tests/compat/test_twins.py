@@ -35,7 +35,11 @@ def test_same_observations(entry: Entry, twins: TwinPool) -> None:
 def test_every_example_has_a_spec(official_examples: Path) -> None:
     """An example added to the pinned release fails here until it has a spec
     (a program's, or an adapter's for test_store_adapters.py)."""
-    offered = {f"{Path(file).with_suffix('').as_posix().replace('/', '.')}.{unit}" for file, units in example_units(official_examples).items() for unit in units}
+    offered = {
+        f"{Path(file).with_suffix('').as_posix().replace('/', '.')}.{unit}"
+        for file, units in example_units(official_examples).items()
+        for unit in units
+    }
     specified = {e.name.removeprefix("example-") for e in ENTRIES if e.spec_path.parent == EXAMPLE_SPECS}
     assert sorted(offered - specified) == [], "examples without a spec"
     assert sorted(specified - offered) == [], "specs for examples the release does not have"

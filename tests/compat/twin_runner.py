@@ -139,11 +139,7 @@ def describe(obj: Any, depth: int = 0) -> Any:
 
 def describe_exception(exc: BaseException, depth: int = 0) -> dict[str, Any]:
     """Class, MRO, ``str()`` and the public attributes of an exception."""
-    attrs = {
-        k: describe(v, depth + 1)
-        for k, v in vars(exc).items()
-        if not k.startswith("_") and not callable(v)
-    }
+    attrs = {k: describe(v, depth + 1) for k, v in vars(exc).items() if not k.startswith("_") and not callable(v)}
     out: dict[str, Any] = {"class": type(exc).__name__, "mro": _mro(type(exc)), "str": str(exc)}
     if attrs:
         out["attrs"] = attrs
@@ -234,7 +230,9 @@ async def main_requests(count: int = 1, timeout: float = 60.0) -> None:
 
 
 def _install_note_module() -> None:
-    module = types.ModuleType("twin", "For programs under the twin harness: note(label, value), await main_requests(n).")
+    module = types.ModuleType(
+        "twin", "For programs under the twin harness: note(label, value), await main_requests(n)."
+    )
     module.note = RECORDER.note  # type: ignore[attr-defined]
     module.main_requests = main_requests  # type: ignore[attr-defined]
     sys.modules["twin"] = module
@@ -288,7 +286,9 @@ def _prepare_official() -> types.ModuleType:
 
 def _has_code(cell: str) -> bool:
     tree = compile(cell, "<cell>", "exec", flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
-    docstring_only = len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant)
+    docstring_only = (
+        len(tree.body) == 1 and isinstance(tree.body[0], ast.Expr) and isinstance(tree.body[0].value, ast.Constant)
+    )
     return bool(tree.body) and not docstring_only
 
 

@@ -56,10 +56,18 @@ class HttpMcpServer:
                     self._reply(202)  # a notification
                 elif method == "initialize":
                     info = {"name": "web", "version": "1"}
-                    result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": info}
+                    result = {
+                        "protocolVersion": message["params"]["protocolVersion"],
+                        "capabilities": {"tools": {}},
+                        "serverInfo": info,
+                    }
                     self._reply(200, {"jsonrpc": "2.0", "id": message["id"], "result": result})
                 elif method == "tools/list":
-                    tool = {"name": "whoami", "description": "Who is calling", "inputSchema": {"type": "object", "properties": {}}}
+                    tool = {
+                        "name": "whoami",
+                        "description": "Who is calling",
+                        "inputSchema": {"type": "object", "properties": {}},
+                    }
                     self._reply(200, {"jsonrpc": "2.0", "id": message["id"], "result": {"tools": [tool]}})
                 elif method == "tools/call":
                     text = {"type": "text", "text": "caller holds the token"}
@@ -75,7 +83,7 @@ class HttpMcpServer:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}/mcp?access_token={self.token}"
 
-    def __enter__(self) -> HttpMcpServer:
+    def __enter__(self) -> HttpMcpServer:  # noqa: PYI034 - typing.Self needs 3.11
         self._thread.start()
         return self
 

@@ -28,7 +28,17 @@ for line in sys.stdin:
     method = m.get("method")
     if method == "initialize":
         info = {"name": "probe", "version": "1"}
-        send({"jsonrpc": "2.0", "id": m["id"], "result": {"protocolVersion": m["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": info}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "id": m["id"],
+                "result": {
+                    "protocolVersion": m["params"]["protocolVersion"],
+                    "capabilities": {"tools": {}},
+                    "serverInfo": info,
+                },
+            }
+        )
     elif method == "tools/list":
         send({"jsonrpc": "2.0", "id": m["id"], "result": {"tools": TOOLS}})
     elif method == "tools/call":

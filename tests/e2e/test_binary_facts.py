@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from _scripts import load_script
 
-from claude_wrap._binary import binary_info, pinned_version
+from claude_wrap._process.binary import binary_info, pinned_version
 
 pytestmark = pytest.mark.e2e
 

@@ -33,9 +33,9 @@ from claude_wrap import (
     ResultMessage,
     StreamEvent,
     TurnTimeoutError,
+    create_sdk_mcp_server as sdk_server,
     tool,
 )
-from claude_wrap import create_sdk_mcp_server as sdk_server
 from claude_wrap.testing import RecordedRequest, Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]

@@ -31,8 +31,7 @@ from typing import Any
 import anyio
 import pytest
 from _procs import processes_where
-from hypothesis import HealthCheck, event, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, event, example, given, settings, strategies as st
 
 from claude_wrap import (
     ClaudeAgentOptions,
@@ -132,9 +131,7 @@ class Run:
 
     async def check(self, expected_messages: int) -> None:
         """The outcome is a cancel or a clean end, and nothing is left running."""
-        if self.kind in ("hook", "can_use_tool", "tool") or (
-            self.kind == "message" and self.value < expected_messages
-        ):
+        if self.kind in ("hook", "can_use_tool", "tool") or (self.kind == "message" and self.value < expected_messages):
             assert self.reached, f"cancel point {self.kind} never reached: {self.messages}"
             assert self.scope.cancelled_caught
         if not self.scope.cancelled_caught:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from claude_wrap._binary import pinned_version
+from claude_wrap._process.binary import pinned_version
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = pytest.mark.e2e
@@ -109,9 +109,7 @@ def test_run_shows_each_api_retry_then_the_answer(scripted_model: ScriptedModel,
     assert "third time lucky" in proc.stdout.splitlines()
 
 
-def test_retries_are_bounded_by_claude_code_max_retries(
-    scripted_model: ScriptedModel, cli_env: dict[str, str]
-) -> None:
+def test_retries_are_bounded_by_claude_code_max_retries(scripted_model: ScriptedModel, cli_env: dict[str, str]) -> None:
     scripted_model.add(*[Reply.error(529)] * 3, Reply.text("never reached"))
     proc = _cli("run", "hi", env=dict(cli_env, CLAUDE_CODE_MAX_RETRIES="1"))
 
@@ -225,7 +223,7 @@ def test_version_and_fetch_binary(cli_env: dict[str, str], cli_path: str) -> Non
     assert "the path from CLAUDE_WRAP_CLI does not exist" in bad.stderr
 
     # A verified copy is cached (the suite needs it): fetch-binary is a no-op.
-    from claude_wrap._binary import cache_root
+    from claude_wrap._process.binary import cache_root
 
     env = {k: v for k, v in cli_env.items() if k != "CLAUDE_WRAP_CLI"}
     env["CLAUDE_WRAP_CACHE_DIR"] = str(cache_root())  # HOME moved; the cache must not

@@ -9,8 +9,8 @@ from typing import Any
 
 import anyio
 import pytest
-from _procs import processes_where
 from _e2e import Options, bash, run, tool_results
+from _procs import processes_where
 
 from claude_wrap import (
     AgentDefinition,
@@ -31,10 +31,6 @@ from claude_wrap import (
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-
-
-
 
 
 # -- hooks ---------------------------------------------------------------------
@@ -333,7 +329,9 @@ async def test_interrupt_during_long_running_tool(
     scripted_model: ScriptedModel, make_options: Options, workdir: Path
 ) -> None:
     marker = f"claude-wrap-interrupt-{id(workdir)}"
-    scripted_model.add(Reply.tool_use("Bash", {"command": f"python3 -c 'import time; time.sleep(60)' {marker}", "description": "w"}))
+    scripted_model.add(
+        Reply.tool_use("Bash", {"command": f"python3 -c 'import time; time.sleep(60)' {marker}", "description": "w"})
+    )
     async with ClaudeSDKClient(make_options(allowed_tools=["Bash"])) as client:
         await client.query("run the long thing")
         messages: list[Any] = []
@@ -491,7 +489,12 @@ async def test_subagent_hooks_and_parent_tool_use_id(scripted_model: ScriptedMod
     scripted_model.add(
         Reply.tool_use(
             "Task",
-            {"subagent_type": "reviewer", "description": "review", "prompt": "Review the plan", "run_in_background": False},
+            {
+                "subagent_type": "reviewer",
+                "description": "review",
+                "prompt": "Review the plan",
+                "run_in_background": False,
+            },
         ),
         Reply.text("the plan is fine").match_if(for_subagent),
         Reply.text("all done").match_if(lambda r: not for_subagent(r)),
@@ -527,7 +530,11 @@ async def test_elicitation_is_answered_by_the_callback_or_dismissed(
         seen.append(request)
         return {"action": "accept", "content": {"name": "Ada"}}
 
-    server = {"type": "stdio", "command": sys.executable, "args": [str(Path(__file__).with_name("elicit_mcp_server.py"))]}
+    server = {
+        "type": "stdio",
+        "command": sys.executable,
+        "args": [str(Path(__file__).with_name("elicit_mcp_server.py"))],
+    }
     outcomes = []
     for callback in (on_elicitation, None):
         scripted_model.add(Reply.tool_use("mcp__asker__ask", {}), Reply.text("done"))

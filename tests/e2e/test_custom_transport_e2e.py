@@ -34,7 +34,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _script(scripted_model: ScriptedModel) -> None:
     for _ in range(2):  # one query() run, one client turn
-        scripted_model.add(Reply.tool_use("Bash", {"command": "echo hi > said.txt && cat said.txt", "description": "say hi"}), Reply.text("done"))
+        scripted_model.add(
+            Reply.tool_use("Bash", {"command": "echo hi > said.txt && cat said.txt", "description": "say hi"}),
+            Reply.text("done"),
+        )
 
 
 EXPECTED_TURN = {

@@ -62,8 +62,13 @@ def test_demo_against_a_failing_api_says_it_waits_and_shows_each_retry(
         f"claude_wrap demo — live: the real API at {scripted_model.base_url} "
         "(ANTHROPIC_API_KEY is set; --offline uses the scripted model)"
     )
-    assert "Waiting for the API: a failing call is retried up to 2 times (CLAUDE_CODE_MAX_RETRIES), each retry shown below." in lines
+    assert (
+        "Waiting for the API: a failing call is retried up to 2 times (CLAUDE_CODE_MAX_RETRIES), each retry shown below."
+        in lines
+    )
     retries = [line for line in lines if "↻" in line]
-    assert len(retries) == 1 and retries[0].startswith("  ↻ API call failed (HTTP 529 ") and "retry 1 of 2" in retries[0]
+    assert (
+        len(retries) == 1 and retries[0].startswith("  ↻ API call failed (HTTP 529 ") and "retry 1 of 2" in retries[0]
+    )
     assert "The file is a shopping list with 6 lines." in lines
     assert lines[-1].startswith("result: success · 1 turns")

@@ -12,8 +12,8 @@ import pytest
 from _e2e import Options, bash, run, turn
 
 from claude_wrap import (
-    CLIConnectionError,
     ClaudeSDKClient,
+    CLIConnectionError,
     CLINotFoundError,
     ProcessError,
     ResultError,

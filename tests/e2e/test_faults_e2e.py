@@ -12,8 +12,8 @@ from typing import Any
 
 import anyio
 import pytest
-from _procs import processes_where, wait_until
 from _e2e import Options, bash, run, tool_results
+from _procs import processes_where, wait_until
 
 from claude_wrap import (
     ClaudeSDKClient,
@@ -28,9 +28,6 @@ from claude_wrap import (
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-
-
 
 
 async def test_stopped_binary_trips_the_watchdog(

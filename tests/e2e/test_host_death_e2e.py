@@ -50,9 +50,7 @@ def _sleeper(marker: str) -> str:
 
 
 @pytest.mark.parametrize("backend", ["asyncio", "trio"])
-@pytest.mark.parametrize(
-    ("how", "api"), [("SIGKILL", "query"), ("SIGTERM", "client"), ("group SIGTERM", "query")]
-)
+@pytest.mark.parametrize(("how", "api"), [("SIGKILL", "query"), ("SIGTERM", "client"), ("group SIGTERM", "query")])
 def test_nothing_the_run_started_outlives_a_host_that_dies(
     how: str, api: str, backend: str, scripted_model: ScriptedModel, tmp_path: Path, workdir: Path
 ) -> None:

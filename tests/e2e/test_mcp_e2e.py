@@ -111,7 +111,10 @@ async def test_the_model_sees_the_official_packages_tool_schemas(
     assert sorted(offered) == sorted(names)
     for name in SCHEMAS:
         seen = offered[f"mcp__calc__{name}"]
-        assert (seen["description"], seen["input_schema"]) == (official[name]["description"], official[name]["inputSchema"]), name
+        assert (seen["description"], seen["input_schema"]) == (
+            official[name]["description"],
+            official[name]["inputSchema"],
+        ), name
     # A plain class is an object without properties: the arguments arrive unchecked and as sent.
     plain = scripted_model.main_requests[2].tool_result_texts
     assert plain == ["dict {'x': 'not an int', 'extra': [1.5]}"]
@@ -168,7 +171,9 @@ async def test_invalid_arguments_and_raising_handler_become_error_results(
 async def test_image_content_reaches_the_model(scripted_model: ScriptedModel, make_options: Options) -> None:
     @tool("snapshot", "Take a picture", {})
     async def snapshot(args: dict[str, Any]) -> dict[str, Any]:
-        return {"content": [{"type": "image", "data": PIXEL, "mimeType": "image/png"}, {"type": "text", "text": "1 px"}]}
+        return {
+            "content": [{"type": "image", "data": PIXEL, "mimeType": "image/png"}, {"type": "text", "text": "1 px"}]
+        }
 
     scripted_model.add(Reply.tool_use("mcp__calc__snapshot", {}), Reply.text("nice"))
     await run("snap", calc_options(make_options, snapshot))

@@ -21,6 +21,7 @@ from typing import Any
 import anyio
 import pytest
 from _e2e import Options
+from _official import official_python
 
 from claude_wrap import (
     AssistantMessage,
@@ -36,10 +37,8 @@ from claude_wrap import (
     UnknownMessage,
     UserMessage,
 )
-from claude_wrap import _protocol
+from claude_wrap._run import protocol as _protocol
 from claude_wrap.testing import Reply, ScriptedModel
-
-from _official import official_python
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 

@@ -37,7 +37,8 @@ from claude_wrap import (
     query,
     tool,
 )
-from claude_wrap._message_shapes import (
+from claude_wrap._wire.messages import DeferredToolUse
+from claude_wrap._wire.shapes import (
     TERMINAL_TASK_STATUSES,
     BackgroundTaskSummary,
     ModelUsage,
@@ -46,7 +47,6 @@ from claude_wrap._message_shapes import (
     SystemInitMcpServer,
     SystemInitPlugin,
 )
-from claude_wrap._messages import DeferredToolUse
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
@@ -320,4 +320,6 @@ async def test_stop_hook_lists_background_tasks_and_session_crons(
     _fits(cron, SessionCronSummary)
     assert (cron["schedule"], cron["recurring"], cron["prompt"]) == ("0 9 * * 1-5", True, "check the build")
     # The background job ends with the session.
-    wait_until(lambda: processes_where(cmdline_contains=marker) == [], limit=10, what="the task to end with the session")
+    wait_until(
+        lambda: processes_where(cmdline_contains=marker) == [], limit=10, what="the task to end with the session"
+    )

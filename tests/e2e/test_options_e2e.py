@@ -29,12 +29,9 @@ from claude_wrap.testing import Reply, ScriptedModel
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
 
-
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
 
 
 async def test_model_and_system_prompt_reach_the_request(scripted_model: ScriptedModel, make_options: Options) -> None:
@@ -198,7 +195,9 @@ async def test_settings_dict_and_setting_sources_take_effect(
 
 
 async def test_sandbox_is_merged_into_settings(scripted_model: ScriptedModel, make_options: Options) -> None:
-    options = make_options(settings={"env": {"FROM_SETTINGS": "1"}}, sandbox={"enabled": True, "excludedCommands": ["git"]})
+    options = make_options(
+        settings={"env": {"FROM_SETTINGS": "1"}}, sandbox={"enabled": True, "excludedCommands": ["git"]}
+    )
     async with ClaudeSDKClient(options) as client:
         effective = (await client.get_settings())["effective"]
     assert effective["sandbox"]["excludedCommands"] == ["git"]
@@ -218,7 +217,13 @@ async def test_subagent_text_is_forwarded_with_its_parent(scripted_model: Script
 
     scripted_model.add(
         Reply.tool_use(
-            "Task", {"subagent_type": "checker", "description": "check", "prompt": "Check the plan", "run_in_background": False}
+            "Task",
+            {
+                "subagent_type": "checker",
+                "description": "check",
+                "prompt": "Check the plan",
+                "run_in_background": False,
+            },
         ),
         Reply.text("SUBAGENT-SAYS-FINE").match_if(for_subagent),
         Reply.text("done").match_if(lambda r: not for_subagent(r)),
@@ -231,7 +236,9 @@ async def test_subagent_text_is_forwarded_with_its_parent(scripted_model: Script
     )
     messages = await run("delegate", options)
     forwarded = [
-        m for m in messages if isinstance(m, AssistantMessage) and m.parent_tool_use_id and "SUBAGENT-SAYS-FINE" in str(m.content)
+        m
+        for m in messages
+        if isinstance(m, AssistantMessage) and m.parent_tool_use_id and "SUBAGENT-SAYS-FINE" in str(m.content)
     ]
     assert forwarded
     sub_request = next(r for r in scripted_model.main_requests if for_subagent(r))

@@ -1,7 +1,7 @@
 """OpenTelemetry tracing against the real binary: turn spans, callback spans,
 trace context in the child's environment.
 
-Spans go to a private TracerProvider per test (``claude_wrap._otel._provider``),
+Spans go to a private TracerProvider per test (``claude_wrap._run.tracing._provider``),
 never to the global one, which OpenTelemetry lets a process set only once.
 """
 
@@ -62,7 +62,7 @@ class Spans:
 
 @pytest.fixture
 def spans(monkeypatch: pytest.MonkeyPatch) -> Iterator[Spans]:
-    import claude_wrap._otel as otel
+    import claude_wrap._run.tracing as otel
 
     recorder = Spans()
     monkeypatch.setattr(otel, "_provider", recorder.provider)
@@ -233,7 +233,7 @@ def test_no_opentelemetry_import_when_the_app_does_not_trace(cli_path: str) -> N
                     pass
 
         anyio.run(main)
-        print(json.dumps(sorted(m for m in sys.modules if m.startswith(("opentelemetry", "claude_wrap._otel")))))
+        print(json.dumps(sorted(m for m in sys.modules if m.startswith(("opentelemetry", "claude_wrap._run.tracing")))))
         """
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)

@@ -113,4 +113,3 @@ def test_pool_validates_arguments() -> None:
         ClaudePool(size=0)
     with pytest.raises(ValueError):
         ClaudePool(max_idle=0)
-

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from contextlib import aclosing
 from collections.abc import AsyncIterator, Callable
+from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 

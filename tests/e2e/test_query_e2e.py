@@ -15,8 +15,8 @@ from typing import Any
 
 import anyio
 import pytest
-from _procs import processes_where
 from _e2e import Options, run
+from _procs import processes_where
 
 from claude_wrap import (
     AssistantMessage,
@@ -36,8 +36,6 @@ from claude_wrap import (
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
-
-
 
 
 async def test_text_reply(scripted_model: ScriptedModel, make_options: Options) -> None:
@@ -96,7 +94,9 @@ async def test_partial_messages_stream_deltas(scripted_model: ScriptedModel, mak
 
     events = [m.event for m in messages if isinstance(m, StreamEvent)]
     deltas = "".join(
-        e["delta"]["text"] for e in events if e.get("type") == "content_block_delta" and e["delta"].get("type") == "text_delta"
+        e["delta"]["text"]
+        for e in events
+        if e.get("type") == "content_block_delta" and e["delta"].get("type") == "text_delta"
     )
     assert deltas == "Streaming works."
     assert any(e.get("type") == "message_stop" for e in events)
@@ -154,9 +154,7 @@ async def test_two_megabyte_assistant_frame(scripted_model: ScriptedModel, make_
 async def test_structured_output(scripted_model: ScriptedModel, make_options: Options) -> None:
     schema = {"type": "object", "properties": {"answer": {"type": "integer"}}, "required": ["answer"]}
     scripted_model.add(Reply.tool_use("StructuredOutput", {"answer": 42}), Reply.text("ok").sticky())
-    messages = await run(
-        "answer", make_options(output_format={"type": "json_schema", "schema": schema})
-    )
+    messages = await run("answer", make_options(output_format={"type": "json_schema", "schema": schema}))
 
     assert "StructuredOutput" in scripted_model.main_requests[0].tool_names
     result = messages[-1]
@@ -165,7 +163,9 @@ async def test_structured_output(scripted_model: ScriptedModel, make_options: Op
     assert result.outcome == "completed"
 
 
-async def test_structured_output_that_never_fits_the_schema(scripted_model: ScriptedModel, make_options: Options) -> None:
+async def test_structured_output_that_never_fits_the_schema(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
     schema = {"type": "object", "properties": {"answer": {"type": "integer"}}, "required": ["answer"]}
     scripted_model.add(Reply.tool_use("StructuredOutput", {"answer": "forty-two"}).sticky())
     with pytest.raises(ResultError) as info:

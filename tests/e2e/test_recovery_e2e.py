@@ -14,14 +14,14 @@ from typing import Any
 
 import anyio
 import pytest
-from _procs import processes_where, wait_until
 from _e2e import Options, bash, kill_binary, turn
+from _procs import processes_where, wait_until
 
 from claude_wrap import (
     AssistantMessage,
     ClaudeAgentOptions,
-    CLIConnectionError,
     ClaudeSDKClient,
+    CLIConnectionError,
     ProcessError,
     ResultMessage,
     ToolUseBlock,

@@ -25,7 +25,6 @@ from claude_wrap import (
     ResultMessage,
     SystemMessage,
     TextBlock,
-    query,
 )
 from claude_wrap.testing import Reply, ScriptedModel
 from claude_wrap.testing._recorded import RecordedRequest
@@ -231,7 +230,9 @@ async def test_state_frames_for_the_host_are_not_handed_out(
 
     # Asked for by the caller, the frames are theirs (and not marked for the host).
     shown = await run("hi", make_options(env={**make_options().env, "CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS": "1"}))
-    states = [m.data.get("state") for m in shown if isinstance(m, SystemMessage) and m.subtype == "session_state_changed"]
+    states = [
+        m.data.get("state") for m in shown if isinstance(m, SystemMessage) and m.subtype == "session_state_changed"
+    ]
     assert "idle" in states
 
 

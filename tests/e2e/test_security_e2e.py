@@ -53,7 +53,9 @@ def _cmdline(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
 
 
-async def _run_noting_processes(options: ClaudeAgentOptions, workdir: Path) -> tuple[list[Any], list[tuple[str, list[str]]]]:
+async def _run_noting_processes(
+    options: ClaudeAgentOptions, workdir: Path
+) -> tuple[list[Any], list[tuple[str, list[str]]]]:
     """Every message of one run, and the executable and command line of each
     process working in ``workdir`` once the binary has started up."""
     messages: list[Any] = []
@@ -105,7 +107,9 @@ async def test_secrets_stay_out_of_logs_and_the_command_line(
     assert KEY not in logged and TOKEN not in logged
 
 
-async def test_crashing_run_error_does_not_carry_the_key(make_options: Options, scripted_model: ScriptedModel, tmp_path: Path) -> None:
+async def test_crashing_run_error_does_not_carry_the_key(
+    make_options: Options, scripted_model: ScriptedModel, tmp_path: Path
+) -> None:
     options = make_options(
         env={**scripted_model.env(tmp_path / "home"), "ANTHROPIC_API_KEY": KEY, "MY_SERVICE_TOKEN": TOKEN},
         extra_args={"definitely-not-a-flag": None},
@@ -192,7 +196,13 @@ async def test_secrets_under_any_name_stay_out_of_the_command_line(
         shown = str(options.explain())
         messages, processes = await _run_noting_processes(options, workdir)
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "done"
-    texts = [str(b.content) for m in messages if isinstance(m, UserMessage) and isinstance(m.content, list) for b in m.content if isinstance(b, ToolResultBlock)]
+    texts = [
+        str(b.content)
+        for m in messages
+        if isinstance(m, UserMessage) and isinstance(m.content, list)
+        for b in m.content
+        if isinstance(b, ToolResultBlock)
+    ]
     assert ARG_SECRET in texts[0]  # the server got its args
     assert "caller holds the token" in texts[1] and web.refused == 0  # the URL reached it whole
     assert f"settings said {ENV_SECRET}" in texts[2]  # the settings applied

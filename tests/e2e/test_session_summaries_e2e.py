@@ -58,7 +58,9 @@ async def test_store_summaries_list_what_the_disk_lists(
         in_store = await list_sessions_from_store(counting, directory=cwd)  # type: ignore[arg-type]
         assert counting.loads == [], "every session has a fresh summary"
         assert [i.session_id for i in in_store] == [first, second]  # renamed last, so newest
-        assert [[getattr(i, f) for f in _FIELDS] for i in in_store] == [[getattr(i, f) for f in _FIELDS] for i in on_disk]
+        assert [[getattr(i, f) for f in _FIELDS] for i in in_store] == [
+            [getattr(i, f) for f in _FIELDS] for i in on_disk
+        ]
         by_id = {i.session_id: i for i in in_store}
         assert (by_id[first].first_prompt, by_id[first].summary) == ("explain the parser please", "Parser talk")
         assert by_id[second].first_prompt == by_id[second].summary == "a different question"
@@ -70,8 +72,9 @@ async def test_store_summaries_list_what_the_disk_lists(
         slow = await list_sessions_from_store(WithoutSummaries(store), directory=cwd)  # type: ignore[arg-type]
         assert [dataclasses.replace(i, file_size=None) for i in slow] == in_store
         assert all(i.file_size for i in slow) and not any(i.file_size for i in in_store)
-        assert {s["session_id"] for s in await store.list_session_summaries(project_key_for_directory(cwd))} == {first, second}
+        assert {s["session_id"] for s in await store.list_session_summaries(project_key_for_directory(cwd))} == {
+            first,
+            second,
+        }
     finally:
         store.close()
-
-

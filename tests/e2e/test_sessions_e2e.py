@@ -66,7 +66,9 @@ StoreSpec = tuple[str, str, dict[str, Any]]
 
 def _make(spec: StoreSpec) -> Any:
     kind, target, extra = spec
-    return {"sqlite": SQLiteSessionStore, "postgres": PostgresSessionStore, "redis": RedisSessionStore}[kind](target, **extra)
+    return {"sqlite": SQLiteSessionStore, "postgres": PostgresSessionStore, "redis": RedisSessionStore}[kind](
+        target, **extra
+    )
 
 
 async def _close(store: Any) -> None:
@@ -163,7 +165,11 @@ async def test_a_second_process_with_an_empty_home_resumes_from_the_store(
 
 
 def _prompt_texts(entries: list[dict[str, Any]]) -> list[str]:
-    return [e["message"]["content"] for e in entries if e.get("type") == "user" and isinstance(e.get("message", {}).get("content"), str)]
+    return [
+        e["message"]["content"]
+        for e in entries
+        if e.get("type") == "user" and isinstance(e.get("message", {}).get("content"), str)
+    ]
 
 
 async def _turn(client: ClaudeSDKClient, prompt: str) -> list[Any]:

@@ -36,7 +36,7 @@ from claude_wrap.testing import Reply, ScriptedModel, ScriptedToolUse
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
-_READS = r'''
+_READS = r"""
 directory, ids = args["project"], args["ids"]
 out = {"list": attempt(sdk.list_sessions, directory), "list all": attempt(sdk.list_sessions)}
 for sid in ids:
@@ -48,9 +48,9 @@ for sid in ids:
     for agent in agents:
         out[f"subagent {sid} {agent}"] = attempt(sdk.get_subagent_messages, sid, agent, directory)
 emit(out)
-'''
+"""
 
-_EDITS = r'''
+_EDITS = r"""
 import os
 directory, ids = args["project"], args["ids"]
 out = {}
@@ -72,9 +72,9 @@ for root, _, names in os.walk(args["config"]):
                 files[os.path.relpath(os.path.join(root, name), args["config"])] = fh.read().decode("utf-8", "replace")
 out["files"] = files
 emit(out)
-'''
+"""
 
-_STORE_READS = r'''
+_STORE_READS = r"""
 import anyio
 import claude_wrap
 
@@ -104,7 +104,7 @@ async def main():
     emit(out)
 
 anyio.run(main)
-'''
+"""
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
@@ -117,7 +117,9 @@ async def test_real_sessions_read_and_edited_alike(
     base: dict[str, Any] = {"env": env, "cwd": workdir, "setting_sources": [], "allowed_tools": ["Bash", "Task"]}
 
     # 1. Two turns with a tool call, mirrored live to the store.
-    scripted_model.add(Reply.tool_use("Bash", {"command": "echo one"}), Reply.text("ran it"), Reply.text("second answer"))
+    scripted_model.add(
+        Reply.tool_use("Bash", {"command": "echo one"}), Reply.text("ran it"), Reply.text("second answer")
+    )
     async with ClaudeSDKClient(ClaudeAgentOptions(**base, session_store=store)) as client:
         for prompt in ("run a command", "and now?"):
             await client.query(prompt)
@@ -131,7 +133,10 @@ async def test_real_sessions_read_and_edited_alike(
     parallel = (await run_query("run three commands", ClaudeAgentOptions(**base)))[-1].session_id
     # 3. A subagent.
     scripted_model.add(
-        Reply.tool_use("Task", {"subagent_type": "helper", "description": "help", "prompt": "Check the files", "run_in_background": False}),
+        Reply.tool_use(
+            "Task",
+            {"subagent_type": "helper", "description": "help", "prompt": "Check the files", "run_in_background": False},
+        ),
         Reply.text("files are fine").match_if(lambda r: "Check the files" in r.last_user_text),
         Reply.text("the helper is done").match_if(lambda r: "Check the files" not in r.last_user_text),
     )
@@ -153,7 +158,12 @@ async def test_real_sessions_read_and_edited_alike(
     official, ours = (run(p, _READS, args, env=cfg) for p in PACKAGES)
     compare(official, ours)
     # The parallel turn is whole: every call and every result.
-    blocks = [b for m in ours[f"messages {parallel}"] if isinstance(m["message"]["content"], list) for b in m["message"]["content"]]
+    blocks = [
+        b
+        for m in ours[f"messages {parallel}"]
+        if isinstance(m["message"]["content"], list)
+        for b in m["message"]["content"]
+    ]
     assert [b["type"] for b in blocks].count("tool_use") == 3 and [b["type"] for b in blocks].count("tool_result") == 3
     assert ours[f"subagents {delegated}"] and ours[f"subagent {delegated} {ours[f'subagents {delegated}'][0]}"]
 
@@ -178,4 +188,11 @@ async def test_real_sessions_read_and_edited_alike(
     mirror_args = {**args, "ids": [mirrored], "sqlite": str(tmp_path / "mirror.db")}
     official, ours = (ranked(run(p, _STORE_READS, mirror_args, env=cfg)) for p in PACKAGES)
     compare(official, ours)
-    assert [m["type"] for m in ours[f"messages {mirrored}"]] == ["user", "assistant", "user", "assistant", "user", "assistant"]
+    assert [m["type"] for m in ours[f"messages {mirrored}"]] == [
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+    ]

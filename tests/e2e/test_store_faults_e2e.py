@@ -150,7 +150,11 @@ async def _turn(client: ClaudeSDKClient, prompt: str) -> list[Any]:
 
 
 def _prompts(entries: list[Any]) -> list[str]:
-    return [e["message"]["content"] for e in entries if e.get("type") == "user" and isinstance(e.get("message", {}).get("content"), str)]
+    return [
+        e["message"]["content"]
+        for e in entries
+        if e.get("type") == "user" and isinstance(e.get("message", {}).get("content"), str)
+    ]
 
 
 async def test_a_stopped_store_delays_a_result_by_the_deadline_and_catches_up_later(
@@ -204,7 +208,9 @@ async def test_cancelling_while_the_mirror_waits_returns_at_once(
             await anyio.sleep(0.02)
         scope.cancel()
 
-    with anyio.fail_after(SLACK + 2 * 2.0):  # the turn, then close: one shutdown_grace for the flush, one for the binary
+    with anyio.fail_after(
+        SLACK + 2 * 2.0
+    ):  # the turn, then close: one shutdown_grace for the flush, one for the binary
         async with anyio.create_task_group() as tg:
             with anyio.CancelScope() as scope:
                 tg.start_soon(cancel_once_waiting, scope)

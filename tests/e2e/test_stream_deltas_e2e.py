@@ -23,13 +23,13 @@ from claude_wrap import (
     ThinkingBlock,
     ToolUseBlock,
 )
-from claude_wrap._messages import (
+from claude_wrap._wire.messages import (
     SignatureDelta,
     TextDelta,
     ThinkingDelta,
     ToolInputDelta,
 )
-from claude_wrap._stream import (
+from claude_wrap._wire.stream import (
     Shown,
     StreamAccumulator,
     TextChunk,

@@ -81,7 +81,12 @@ async def test_a_prompt_of_ones_own_replaces_the_default(
         "file": {"type": "file", "path": str(prompt_file)},
     }[form]
     system = await _system(scripted_model, make_options(system_prompt=system_prompt))
-    expected = {"string": "STRING-PROMPT", "custom": "CUSTOM-PROMPT", "custom_snapshot": "CUSTOM-PROMPT", "file": "FROM-A-FILE"}
+    expected = {
+        "string": "STRING-PROMPT",
+        "custom": "CUSTOM-PROMPT",
+        "custom_snapshot": "CUSTOM-PROMPT",
+        "file": "FROM-A-FILE",
+    }
     assert f"You are {expected[form]}." in system
     assert len(system) < MINIMAL
     assert CLAUDE_CODE_PROMPT_MARK not in system

@@ -85,7 +85,11 @@ async def test_answers_reach_the_model_and_can_use_tool_keeps_other_tools(
         UserQuestion(
             "Which features do you want?",
             "Features",
-            (UserQuestionOption("Auth", "log-in"), UserQuestionOption("Search", "full text"), UserQuestionOption("Export", "CSV")),
+            (
+                UserQuestionOption("Auth", "log-in"),
+                UserQuestionOption("Search", "full text"),
+                UserQuestionOption("Export", "CSV"),
+            ),
             multi_select=True,
         ),
     ]

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from _scripts import load_script
 
-from claude_wrap._binary import cache_root, current_platform, pinned_version
+from claude_wrap._process.binary import cache_root, current_platform, pinned_version
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -75,7 +75,9 @@ def test_platform_wheel_in_a_new_venv_then_pure_wheel_fallbacks(
     # The listing: exactly one binary, executable.
     listing = script.wheel_listing(wheel)
     bundled = [line for line in listing if "/_bundled/" in line]
-    assert len(bundled) == 1 and bundled[0].startswith("-rwxr-xr-x") and bundled[0].endswith("claude_wrap/_bundled/claude")
+    assert (
+        len(bundled) == 1 and bundled[0].startswith("-rwxr-xr-x") and bundled[0].endswith("claude_wrap/_bundled/claude")
+    )
     assert not any("/_bundled/" in line for line in script.wheel_listing(built_wheels["pure"]))
 
     venv = tmp_path / "venv"
@@ -89,7 +91,9 @@ def test_platform_wheel_in_a_new_venv_then_pure_wheel_fallbacks(
     env = dict(base, **scripted_model.env(tmp_path / "home"), CLAUDE_WRAP_CACHE_DIR=str(empty_cache))
     probe = tmp_path / "probe.py"
     probe.write_text(textwrap.dedent(PROBE))
-    site = Path(_run([str(py), "-c", "import claude_wrap, os; print(os.path.dirname(claude_wrap.__file__))"], env).strip())
+    site = Path(
+        _run([str(py), "-c", "import claude_wrap, os; print(os.path.dirname(claude_wrap.__file__))"], env).strip()
+    )
     assert site.is_relative_to(venv)
     assert os.access(site / "_bundled" / "claude", os.X_OK)
 

@@ -16,7 +16,9 @@ pytestmark = pytest.mark.stores
 
 # Stores for the two conformance kits: ours, one written to the official
 # protocol, and broken ones. Each is a factory taking the test's servers.
-_VERDICTS = MINIMAL_STORE + r'''
+_VERDICTS = (
+    MINIMAL_STORE
+    + r"""
 import anyio, json, uuid
 import claude_wrap
 from claude_agent_sdk.testing import run_session_store_conformance as official_kit
@@ -72,7 +74,7 @@ async def _no_nul(self, key, entries):
     await Mem.append(self, key, entries)
 
 async def _phantom_empty(self, key, entries):
-    self._data.setdefault(claude_wrap._session_store.key_parts(key), [])
+    self._data.setdefault(claude_wrap._sessions.store.key_parts(key), [])
     if entries:
         await Mem.append(self, key, entries)
 
@@ -118,19 +120,40 @@ async def main():
     emit(out)
 
 anyio.run(main)
-'''
+"""
+)
 
 
-def test_both_conformance_kits_give_the_same_verdict(postgres_server: PostgresServer, redis_server: RedisServer) -> None:
+def test_both_conformance_kits_give_the_same_verdict(
+    postgres_server: PostgresServer, redis_server: RedisServer
+) -> None:
     verdicts = run("claude_wrap", _VERDICTS, {"postgres": postgres_server.url, "redis": redis_server.url}, timeout=600)
     for name, (official, ours, strict) in ((k, v) for k, v in verdicts.items() if not k.endswith(" skipping")):
         assert ours == official, (name, verdicts[name])
         assert verdicts[name + " skipping"][0] == verdicts[name + " skipping"][1], (name, verdicts[name + " skipping"])
     # The kit is not blind: broken stores fail both, and strict catches what
     # only a production store must get right.
-    for name in ("reversed", "[] for unknown", "mtime in seconds", "lists subpaths", "delete does not cascade", "main in subkeys", "summary on entry clock"):
+    for name in (
+        "reversed",
+        "[] for unknown",
+        "mtime in seconds",
+        "lists subpaths",
+        "delete does not cascade",
+        "main in subkeys",
+        "summary on entry clock",
+    ):
         assert verdicts[name][:2] == ["AssertionError", "AssertionError"], (name, verdicts[name])
-    for name in ("in-memory", "official in-memory", "sqlite", "postgres", "redis", "minimal", "reorders keys", "empty key on append([])", "unsorted subkeys"):
+    for name in (
+        "in-memory",
+        "official in-memory",
+        "sqlite",
+        "postgres",
+        "redis",
+        "minimal",
+        "reorders keys",
+        "empty key on append([])",
+        "unsorted subkeys",
+    ):
         assert verdicts[name] == ["pass", "pass", "pass"], (name, verdicts[name])
     assert verdicts["stale summary"] == ["pass", "pass", "AssertionError"]
     assert verdicts["no NUL"] == ["pass", "pass", "ValueError"]

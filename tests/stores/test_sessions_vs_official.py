@@ -38,7 +38,7 @@ def config(tmp_path: Path) -> tuple[Path, Path, Path]:
     return config, project, other
 
 
-_READS = r'''
+_READS = r"""
 import os
 directory, other = args["project"], args["other"]
 out = {}
@@ -61,7 +61,7 @@ for agent in ("abc", "def", "zzz", "nope", ""):
     out[f"subagent any {agent}"] = attempt(sdk.get_subagent_messages, args["ids"][0], agent)
 out["subagent page"] = attempt(sdk.get_subagent_messages, args["ids"][0], "abc", directory, 1, 1)
 emit(out)
-'''
+"""
 
 
 def _args(project: Path, other: Path) -> dict[str, Any]:
@@ -80,7 +80,7 @@ def test_reading_sessions_on_disk(config: tuple[Path, Path, Path]) -> None:
     assert ours["subagents " + SID] == ["zzz", "abc", "def"]
 
 
-_MUTATIONS = r'''
+_MUTATIONS = r"""
 import os, json
 directory, sid = args["project"], args["ids"][0]
 out = {}
@@ -122,7 +122,8 @@ for root, dirs, names in os.walk(args["config"]):
             files[os.path.relpath(path, args["config"])] = fh.read().decode("utf-8", "replace")
 out["files"] = files
 emit(out)
-'''
+"""
+
 
 def test_mutations_on_disk(config: tuple[Path, Path, Path], tmp_path: Path) -> None:
     cfg, project, other = config
@@ -151,16 +152,25 @@ def test_sessions_across_git_worktrees(tmp_path: Path) -> None:
     subprocess.run([*git, "worktree", "add", "-q", str(tree)], cwd=repo, check=True)
     (repo / "sub").mkdir()
     cfg = tmp_path / "config"
-    for where, sid, mtime in ((repo, SID, 1_700_000_001), (tree, PARALLEL, 1_700_000_002), (repo / "sub", TITLED, 1_700_000_003), (tree, SID, 1_700_000_004)):
-        write(cfg / "projects" / project_key_for_directory(where) / f"{sid}.jsonl", [user("x1", None, f"in {where.name}", sid)], mtime=mtime)
-    program = r'''
+    for where, sid, mtime in (
+        (repo, SID, 1_700_000_001),
+        (tree, PARALLEL, 1_700_000_002),
+        (repo / "sub", TITLED, 1_700_000_003),
+        (tree, SID, 1_700_000_004),
+    ):
+        write(
+            cfg / "projects" / project_key_for_directory(where) / f"{sid}.jsonl",
+            [user("x1", None, f"in {where.name}", sid)],
+            mtime=mtime,
+        )
+    program = r"""
 out = {}
 for d in args["dirs"]:
     out[d] = [attempt(sdk.list_sessions, d), attempt(sdk.list_sessions, d, include_worktrees=False)]
     for sid in args["ids"]:
         out[d + sid] = [attempt(sdk.get_session_info, sid, d), attempt(sdk.get_session_messages, sid, d)]
 emit(out)
-'''
+"""
     args = {"dirs": [str(repo), str(tree), str(repo / "sub")], "ids": [SID, PARALLEL, TITLED]}
     official, ours = run_both(program, args, env={"CLAUDE_CONFIG_DIR": str(cfg)})
     compare(official, ours)
@@ -170,7 +180,7 @@ emit(out)
 
 # -- random transcripts ------------------------------------------------------------------
 
-_FUZZ = r'''
+_FUZZ = r"""
 from claude_agent_sdk._internal import sessions as S
 from claude_agent_sdk._internal.session_summary import fold_session_summary, summary_entry_to_sdk_info
 key = {"project_key": "p", "session_id": "s"}
@@ -190,7 +200,7 @@ for case in args:
         "subagent": norm(S._entries_to_subagent_messages(entries, None, 0, "t", None)),
     })
 emit(out)
-'''
+"""
 
 
 def _random_case(rnd: random.Random) -> dict[str, Any]:
@@ -198,10 +208,23 @@ def _random_case(rnd: random.Random) -> dict[str, Any]:
     titles and tags, nested keys that look like fields) as JSONL text with
     random spacing, broken lines and sizes around 64 KiB."""
     uuids = [f"e{i}" for i in range(rnd.randint(1, 14))]
-    texts = ["hi", "", "  ", "x" * 250, "<command-name>/c</command-name>", "<tick>", "a\nb", "é ü", "\u2028", "[Request interrupted by user]"]
+    texts = [
+        "hi",
+        "",
+        "  ",
+        "x" * 250,
+        "<command-name>/c</command-name>",
+        "<tick>",
+        "a\nb",
+        "é ü",
+        "\u2028",
+        "[Request interrupted by user]",
+    ]
     entries: list[Any] = []
     for i, uid in enumerate(uuids):
-        kind = rnd.choice(["user", "user", "assistant", "assistant", "progress", "system", "attachment", "tag", "custom-title", "x"])
+        kind = rnd.choice(
+            ["user", "user", "assistant", "assistant", "progress", "system", "attachment", "tag", "custom-title", "x"]
+        )
         parent = rnd.choice([None, *uuids[:i], "missing"]) if i else None
         entry: dict[str, Any] = {"type": kind, "uuid": uid, "parentUuid": parent}
         if kind == "user":
@@ -221,7 +244,13 @@ def _random_case(rnd: random.Random) -> dict[str, Any]:
     lines = []
     for entry in entries:
         style = rnd.random()
-        line = json.dumps(entry, separators=(",", ":")) if style < 0.6 else json.dumps(entry) if style < 0.8 else json.dumps(entry, ensure_ascii=False)
+        line = (
+            json.dumps(entry, separators=(",", ":"))
+            if style < 0.6
+            else json.dumps(entry)
+            if style < 0.8
+            else json.dumps(entry, ensure_ascii=False)
+        )
         lines.append(line[: rnd.randint(1, len(line))] if rnd.random() < 0.05 else line)
     if rnd.random() < 0.15:  # past the 64 KiB head: the tail is read apart
         lines.insert(rnd.randint(0, len(lines)), json.dumps({"type": "x", "pad": "p" * rnd.randint(60000, 70000)}))
@@ -231,9 +260,9 @@ def _random_case(rnd: random.Random) -> dict[str, Any]:
 
 
 def test_random_transcripts_read_as_the_official_package_reads_them() -> None:
-    from claude_wrap._store_summary import fold_session_summary, summary_to_info
-    from claude_wrap._transcript_chain import parse_entries, session_messages, subagent_messages
-    from claude_wrap._transcripts import info_from_lite, lite_from_bytes
+    from claude_wrap._sessions.chain import parse_entries, session_messages, subagent_messages
+    from claude_wrap._sessions.summary import fold_session_summary, summary_to_info
+    from claude_wrap._sessions.transcripts import info_from_lite, lite_from_bytes
 
     rnd = random.Random(20260211)
     cases = [_random_case(rnd) for _ in range(400)]
@@ -254,7 +283,9 @@ def test_random_transcripts_read_as_the_official_package_reads_them() -> None:
             "subagent": subagent_messages(entries, None, 0, "t", None),
         }
         mine = json.loads(json.dumps(_plain(ours)))
-        assert mine == theirs, json.dumps({"case": case["text"][:3000], "official": theirs, "ours": mine}, indent=1)[:8000]
+        assert mine == theirs, json.dumps({"case": case["text"][:3000], "official": theirs, "ours": mine}, indent=1)[
+            :8000
+        ]
         checked += bool(theirs["messages"]) + bool(theirs["info"])
     assert checked > 300  # the cases were not all empty
 
@@ -262,7 +293,10 @@ def test_random_transcripts_read_as_the_official_package_reads_them() -> None:
 def _plain(value: Any) -> Any:
     """``value`` as the official run's ``norm`` renders it."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {"__class__": type(value).__name__, **{f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+        return {
+            "__class__": type(value).__name__,
+            **{f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)},
+        }
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -271,7 +305,7 @@ def _plain(value: Any) -> Any:
 
 
 def test_mirror_paths_map_to_the_same_keys() -> None:
-    from claude_wrap._session_store import file_path_to_session_key
+    from claude_wrap._sessions.store import file_path_to_session_key
 
     base = "/cfg/projects"
     paths = [
@@ -279,9 +313,9 @@ def test_mirror_paths_map_to_the_same_keys() -> None:
         f"{base}/-p/{SID}/subagents/agent-a.meta.json", f"{base}/-p/{SID}/x", f"{base}/-p", f"{base}/-p/{SID}.txt",
         f"{base}/..x/{SID}.jsonl", "/elsewhere/-p/s.jsonl", f"{base}/../projects/-p/{SID}.jsonl", base, f"{base}/-p/a/b.jsonl",
     ]  # fmt: skip
-    program = r'''
+    program = r"""
 from claude_agent_sdk._internal.session_store import file_path_to_session_key
 emit([file_path_to_session_key(p, args["base"]) for p in args["paths"]])
-'''
+"""
     official = run("claude_agent_sdk", program, {"base": base, "paths": paths})
     assert [file_path_to_session_key(p, base) for p in paths] == official

@@ -88,7 +88,9 @@ async def test_postgres_with_an_async_connection(postgres_server: PostgresServer
     import psycopg
 
     async with await psycopg.AsyncConnection.connect(postgres_server.url, autocommit=True) as conn:
-        assert await run_session_store_conformance(lambda: PostgresSessionStore(conn, table=_table()), strict=True) == FULL
+        assert (
+            await run_session_store_conformance(lambda: PostgresSessionStore(conn, table=_table()), strict=True) == FULL
+        )
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
@@ -97,7 +99,12 @@ async def test_redis_with_an_async_client(redis_server: RedisServer, anyio_backe
 
     client = redis.asyncio.Redis.from_url(redis_server.url)
     try:
-        assert await run_session_store_conformance(lambda: RedisSessionStore(client, prefix=f"a:{uuid.uuid4().hex}:"), strict=True) == FULL
+        assert (
+            await run_session_store_conformance(
+                lambda: RedisSessionStore(client, prefix=f"a:{uuid.uuid4().hex}:"), strict=True
+            )
+            == FULL
+        )
     finally:
         await client.aclose()
 
@@ -107,10 +114,17 @@ async def test_sync_clients_are_accepted(postgres_server: PostgresServer, redis_
     import redis
 
     with psycopg.connect(postgres_server.url, autocommit=True) as conn:
-        assert await run_session_store_conformance(lambda: PostgresSessionStore(conn, table=_table()), strict=True) == FULL
+        assert (
+            await run_session_store_conformance(lambda: PostgresSessionStore(conn, table=_table()), strict=True) == FULL
+        )
     client = redis.Redis.from_url(redis_server.url)
     try:
-        assert await run_session_store_conformance(lambda: RedisSessionStore(client, prefix=f"s:{uuid.uuid4().hex}:"), strict=True) == FULL
+        assert (
+            await run_session_store_conformance(
+                lambda: RedisSessionStore(client, prefix=f"s:{uuid.uuid4().hex}:"), strict=True
+            )
+            == FULL
+        )
     finally:
         client.close()
 
@@ -136,7 +150,10 @@ async def test_kit_skips_optional_methods_a_store_lacks() -> None:
     assert await run_session_store_conformance(skip) == 14
     assert await run_session_store_conformance(skip, skip_optional=frozenset({"delete"})) == 11
     assert await run_session_store_conformance(skip, skip_optional=frozenset({"list_session_summaries"})) == 13
-    assert await run_session_store_conformance(skip, skip_optional=frozenset({"list_session_summaries"}), strict=True) == 15
+    assert (
+        await run_session_store_conformance(skip, skip_optional=frozenset({"list_session_summaries"}), strict=True)
+        == 15
+    )
 
 
 async def test_kit_catches_a_broken_store() -> None:

@@ -25,7 +25,9 @@ pytestmark = pytest.mark.stores
 # Stores written to the official protocol, then the scenario. `store_spec`
 # picks the store; each store keeps its own write times, which differ
 # between runs, so times are compared by rank.
-_STORES = MINIMAL_STORE + r'''
+_STORES = (
+    MINIMAL_STORE
+    + r'''
 import anyio, json, os, time
 import claude_wrap
 
@@ -73,6 +75,7 @@ async def close(store):
         if hasattr(done, "__await__"):
             await done
 '''
+)
 
 _SCENARIO = r'''
 async def step(fn, *a):
@@ -154,8 +157,18 @@ def _sessions(config: Path, project_key: str) -> tuple[list[Any], list[Any]]:
         entries = [json.loads(line) for line in file.read_text().splitlines() if line.startswith("{")]
         subagents.append([sub, entries + [{"type": "agent_metadata", "toolUseId": f"toolu-{file.stem}"}]])
     # The same agent id under a second path: listed once.
-    subagents.append(["subagents/agent-twice", [{"type": "user", "uuid": "tw1", "parentUuid": None, "message": {"role": "user", "content": "one"}}]])
-    subagents.append(["subagents/workflows/r2/agent-twice", [{"type": "user", "uuid": "tw2", "parentUuid": None, "message": {"role": "user", "content": "two"}}]])
+    subagents.append(
+        [
+            "subagents/agent-twice",
+            [{"type": "user", "uuid": "tw1", "parentUuid": None, "message": {"role": "user", "content": "one"}}],
+        ]
+    )
+    subagents.append(
+        [
+            "subagents/workflows/r2/agent-twice",
+            [{"type": "user", "uuid": "tw2", "parentUuid": None, "message": {"role": "user", "content": "two"}}],
+        ]
+    )
     return sessions, subagents
 
 
@@ -176,7 +189,10 @@ def scenario(tmp_path: Path) -> dict[str, Any]:
 
 
 def _both(scenario: dict[str, Any], store: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    results = [run(package, _STORES + _SCENARIO, {**scenario, "store": store}) for package in ("claude_agent_sdk", "claude_wrap")]
+    results = [
+        run(package, _STORES + _SCENARIO, {**scenario, "store": store})
+        for package in ("claude_agent_sdk", "claude_wrap")
+    ]
     official, ours = (ranked(Placeholders(set(IDS)).result(r)) for r in results)
     compare(official, ours)
     return official, ours
@@ -186,7 +202,9 @@ def _both(scenario: dict[str, Any], store: dict[str, Any]) -> tuple[dict[str, An
 def test_store_helpers(scenario: dict[str, Any], kind: str) -> None:
     official, ours = _both(scenario, {"kind": kind})
     if kind == "failing":
-        assert {"summary": "", "session_id": IDS[2]}.items() <= next(i for i in ours["list"] if i["session_id"] == IDS[2]).items()
+        assert {"summary": "", "session_id": IDS[2]}.items() <= next(
+            i for i in ours["list"] if i["session_id"] == IDS[2]
+        ).items()
     if kind == "minimal":
         assert "ValueError" in ours["list"]["mro"] and "ValueError" in ours["subagents " + SID]["mro"]
     if kind in ("memory", "listing"):
@@ -198,7 +216,9 @@ def test_store_helpers(scenario: dict[str, Any], kind: str) -> None:
         assert all(e["uuid"].startswith("<new") and e["timestamp"] == "<now>" for e in fork[-2:])
 
 
-def test_our_stores_under_the_official_helpers(scenario: dict[str, Any], tmp_path: Path, postgres_server: PostgresServer, redis_server: RedisServer) -> None:
+def test_our_stores_under_the_official_helpers(
+    scenario: dict[str, Any], tmp_path: Path, postgres_server: PostgresServer, redis_server: RedisServer
+) -> None:
     specs = [
         {"kind": "sqlite", "path": str(tmp_path / "s.db")},
         {"kind": "postgres", "url": postgres_server.url, "table": "t_" + uuid.uuid4().hex[:12]},
@@ -207,6 +227,11 @@ def test_our_stores_under_the_official_helpers(scenario: dict[str, Any], tmp_pat
     for spec in specs:
         # A fresh database or key space per package run.
         official = run("claude_agent_sdk", _STORES + _SCENARIO, {**scenario, "store": spec})
-        spec = {**spec, "path": str(tmp_path / "s2.db"), "table": "t_" + uuid.uuid4().hex[:12], "prefix": f"t:{uuid.uuid4().hex}:"}
+        spec = {
+            **spec,
+            "path": str(tmp_path / "s2.db"),
+            "table": "t_" + uuid.uuid4().hex[:12],
+            "prefix": f"t:{uuid.uuid4().hex}:",
+        }
         ours = run("claude_wrap", _STORES + _SCENARIO, {**scenario, "store": spec})
         compare(*(ranked(Placeholders(set(IDS)).result(r)) for r in (official, ours)))

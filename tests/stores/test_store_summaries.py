@@ -31,8 +31,8 @@ from claude_wrap import (
     list_sessions_from_store,
     project_key_for_directory,
 )
-from claude_wrap._session_store import SessionKey, SessionStore, key_parts
-from claude_wrap._store_summary import (
+from claude_wrap._sessions.store import SessionKey, SessionStore, key_parts
+from claude_wrap._sessions.summary import (
     fold_session_summary,
     summary_to_info,
 )
@@ -90,7 +90,14 @@ async def stores(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
 
 # -- a varied project ---------------------------------------------------------------
 
-_TEXTS = ["hello", "fix the bug\nplease", "<command-name>/init</command-name>", "[Request interrupted by user]", "x" * 250, ""]
+_TEXTS = [
+    "hello",
+    "fix the bug\nplease",
+    "<command-name>/init</command-name>",
+    "[Request interrupted by user]",
+    "x" * 250,
+    "",
+]
 
 
 def _entry(rng: random.Random, n: int) -> dict[str, Any]:
@@ -134,7 +141,17 @@ async def _fill(store: Any, project: str, count: int, seed: int = 7) -> list[str
             await store.append(key, batch)
             if rng.random() < 0.3:
                 sub: SessionKey = {**key, "subpath": f"subagents/agent-{b}"}
-                await store.append(sub, [{"type": "user", "isSidechain": True, "customTitle": "SUB", "message": {"role": "user", "content": "sub"}}])
+                await store.append(
+                    sub,
+                    [
+                        {
+                            "type": "user",
+                            "isSidechain": True,
+                            "customTitle": "SUB",
+                            "message": {"role": "user", "content": "sub"},
+                        }
+                    ],
+                )
         # Sessions written in the same millisecond tie, and a listing keeps
         # tied sessions in the order the store returns them, which the
         # summaries and the session list need not share.
@@ -187,7 +204,11 @@ async def test_stale_and_missing_summaries_are_loaded_on_the_page_only(stores: _
 
         async def list_session_summaries(self, project_key: str) -> Any:
             current = await self.store.list_session_summaries(project_key)
-            return [summaries[s["session_id"]] if s["session_id"] == ids[2] else s for s in current if s["session_id"] != ids[3]]
+            return [
+                summaries[s["session_id"]] if s["session_id"] == ids[2] else s
+                for s in current
+                if s["session_id"] != ids[3]
+            ]
 
     await anyio.sleep(0.005)  # a later mtime for the session written next
     await store.append({"project_key": project, "session_id": ids[2]}, [{"type": "x", "customTitle": "renamed later"}])
@@ -209,7 +230,9 @@ async def test_in_memory_write_times_never_tie(tmp_path: Path) -> None:
     project = project_key_for_directory(tmp_path)
     ids = [str(uuid.uuid4()) for _ in range(50)]
     for sid in ids:  # far faster than one per millisecond
-        await store.append({"project_key": project, "session_id": sid}, [{"type": "user", "message": {"role": "user", "content": sid}}])
+        await store.append(
+            {"project_key": project, "session_id": sid}, [{"type": "user", "message": {"role": "user", "content": sid}}]
+        )
     mtimes = [e["mtime"] for e in await store.list_sessions(project)]
     assert len(set(mtimes)) == len(ids) and mtimes == sorted(mtimes)
     assert [i.session_id for i in await list_sessions_from_store(store, directory=tmp_path)] == ids[::-1]
@@ -218,7 +241,9 @@ async def test_in_memory_write_times_never_tie(tmp_path: Path) -> None:
 async def test_a_summary_of_a_deleted_session_is_not_listed() -> None:
     store = InMemorySessionStore()
     project = project_key_for_directory("/tmp")
-    await store.append({"project_key": project, "session_id": "a"}, [{"type": "user", "message": {"role": "user", "content": "hi"}}])
+    await store.append(
+        {"project_key": project, "session_id": "a"}, [{"type": "user", "message": {"role": "user", "content": "hi"}}]
+    )
     kept = await store.list_session_summaries(project)
 
     class Outdated(CountingLoads):
@@ -232,7 +257,9 @@ async def test_a_summary_of_a_deleted_session_is_not_listed() -> None:
 async def test_summaries_without_list_sessions_and_a_store_with_neither() -> None:
     store = InMemorySessionStore()
     project = project_key_for_directory("/tmp")
-    await store.append({"project_key": project, "session_id": "a"}, [{"type": "user", "message": {"role": "user", "content": "hi"}}])
+    await store.append(
+        {"project_key": project, "session_id": "a"}, [{"type": "user", "message": {"role": "user", "content": "hi"}}]
+    )
 
     class SummariesOnly:
         async def append(self, key: Any, entries: list[Any]) -> None: ...
@@ -258,7 +285,9 @@ async def test_get_session_info_from_store_agrees(stores: _Stores, tmp_path: Pat
     for sid in ids:
         got = await get_session_info_from_store(store, sid, directory=tmp_path)
         # Its time is the last entry's (the store's write time is not asked for).
-        assert (dataclasses.replace(got, last_modified=0) if got else None) == (dataclasses.replace(listed[sid], last_modified=0) if sid in listed else None)
+        assert (dataclasses.replace(got, last_modified=0) if got else None) == (
+            dataclasses.replace(listed[sid], last_modified=0) if sid in listed else None
+        )
 
 
 # -- writing summaries -----------------------------------------------------------------
@@ -303,7 +332,10 @@ async def test_concurrent_appends_through_a_shared_async_client(
     async with await psycopg.AsyncConnection.connect(postgres_server.url, autocommit=True) as conn:
         client = redis.asyncio.Redis.from_url(redis_server.url)
         try:
-            for store in (PostgresSessionStore(conn, table="shared_" + uuid.uuid4().hex[:8]), RedisSessionStore(client, prefix=f"sh:{uuid.uuid4().hex}:")):
+            for store in (
+                PostgresSessionStore(conn, table="shared_" + uuid.uuid4().hex[:8]),
+                RedisSessionStore(client, prefix=f"sh:{uuid.uuid4().hex}:"),
+            ):
                 key: SessionKey = {"project_key": "proj", "session_id": "s"}
 
                 async def write(n: int, store: Any = store, key: SessionKey = key) -> None:
@@ -353,7 +385,10 @@ async def test_delete_drops_the_summary_and_subagents_never_touch_it(stores: _St
     key: SessionKey = {"project_key": "p", "session_id": "s"}
     await store.append(key, [{"type": "user", "message": {"role": "user", "content": "main prompt"}}])
     before = await store.list_session_summaries("p")
-    await store.append({**key, "subpath": "subagents/agent-1"}, [{"type": "user", "customTitle": "sub", "message": {"role": "user", "content": "sub prompt"}}])
+    await store.append(
+        {**key, "subpath": "subagents/agent-1"},
+        [{"type": "user", "customTitle": "sub", "message": {"role": "user", "content": "sub prompt"}}],
+    )
     assert await store.list_session_summaries("p") == before
     await store.delete({**key, "subpath": "subagents/agent-1"})
     assert await store.list_session_summaries("p") == before

@@ -12,6 +12,7 @@ import pytest
 
 from claude_wrap.testing import ScriptedModel
 
+
 @dataclass
 class Run:
     """Outcome of one binary run."""
@@ -28,10 +29,7 @@ class Run:
 
 
 def user_line(text: str) -> str:
-    return (
-        json.dumps({"type": "user", "message": {"role": "user", "content": text}})
-        + "\n"
-    )
+    return json.dumps({"type": "user", "message": {"role": "user", "content": text}}) + "\n"
 
 
 def base_argv(cli: str, *extra: str) -> list[str]:

@@ -39,9 +39,7 @@ def test_text_reply_reaches_result(scripted_model: ScriptedModel, run_cli: Any) 
 
 def test_bash_tool_loop(scripted_model: ScriptedModel, run_cli: Any) -> None:
     scripted_model.add(
-        Reply.tool_use(
-            "Bash", {"command": "echo hi > out.txt && cat out.txt", "description": "x"}
-        ),
+        Reply.tool_use("Bash", {"command": "echo hi > out.txt && cat out.txt", "description": "x"}),
         Reply.text("done"),
     )
     run = run_cli(scripted_model, "Run it", "--allowedTools", "Bash")
@@ -54,28 +52,21 @@ def test_bash_tool_loop(scripted_model: ScriptedModel, run_cli: Any) -> None:
     assert scripted_model.unexpected == []
 
 
-def test_thinking_text_tool_use_partial_messages(
-    scripted_model: ScriptedModel, run_cli: Any
-) -> None:
+def test_thinking_text_tool_use_partial_messages(scripted_model: ScriptedModel, run_cli: Any) -> None:
     scripted_model.add(
         Reply.message(
             ScriptedThinking("Let me think briefly."),
             ScriptedText("I will run a command."),
-            ScriptedToolUse(
-                "Bash", {"command": "echo partial", "description": "Print"}
-            ),
+            ScriptedToolUse("Bash", {"command": "echo partial", "description": "Print"}),
         ),
         Reply.text("all done"),
     )
-    run = run_cli(
-        scripted_model, "Go", "--allowedTools", "Bash", "--include-partial-messages"
-    )
+    run = run_cli(scripted_model, "Go", "--allowedTools", "Bash", "--include-partial-messages")
     assert run.result["result"] == "all done"
     deltas = [
         f["event"]["delta"]["type"]
         for f in run.frames
-        if f.get("type") == "stream_event"
-        and f["event"]["type"] == "content_block_delta"
+        if f.get("type") == "stream_event" and f["event"]["type"] == "content_block_delta"
     ]
     for kind in ("thinking_delta", "signature_delta", "text_delta", "input_json_delta"):
         assert kind in deltas
@@ -101,9 +92,7 @@ def test_error_500_without_retries(scripted_model: ScriptedModel, run_cli: Any) 
     assert len(scripted_model.main_requests) == 1
 
 
-def test_unqueued_main_request_is_recorded(
-    scripted_model: ScriptedModel, run_cli: Any
-) -> None:
+def test_unqueued_main_request_is_recorded(scripted_model: ScriptedModel, run_cli: Any) -> None:
     run = run_cli(scripted_model, "anyone there?")
     assert run.result["result"] == NO_REPLY_TEXT
     assert len(scripted_model.unexpected) == 1
@@ -111,10 +100,7 @@ def test_unqueued_main_request_is_recorded(
 
 def test_stall_does_not_block_shutdown(tmp_path: Path, cli: str) -> None:
     (tmp_path / "work").mkdir()
-    user_line = (
-        json.dumps({"type": "user", "message": {"role": "user", "content": "hi"}})
-        + "\n"
-    )
+    user_line = json.dumps({"type": "user", "message": {"role": "user", "content": "hi"}}) + "\n"
     model = ScriptedModel(Reply.stall()).start()
     proc = subprocess.Popen(
         [
@@ -137,9 +123,7 @@ def test_stall_does_not_block_shutdown(tmp_path: Path, cli: str) -> None:
     outputs: list[tuple[str, str]] = []
     # communicate() runs in a thread so this thread can close the server
     # while the binary is still waiting on the stalled response.
-    reader = threading.Thread(
-        target=lambda: outputs.append(proc.communicate(user_line, timeout=60))
-    )
+    reader = threading.Thread(target=lambda: outputs.append(proc.communicate(user_line, timeout=60)))
     reader.start()
     try:
         model.wait_for_requests(1, timeout=30)
@@ -165,14 +149,10 @@ def test_stall_does_not_block_shutdown(tmp_path: Path, cli: str) -> None:
 
 def test_big_usage_trips_budget(scripted_model: ScriptedModel, run_cli: Any) -> None:
     scripted_model.add(
-        Reply.tool_use("Bash", {"command": "echo one", "description": "x"}).with_usage(
-            200_000, 50_000
-        ),
+        Reply.tool_use("Bash", {"command": "echo one", "description": "x"}).with_usage(200_000, 50_000),
         Reply.text("never reached"),
     )
-    run = run_cli(
-        scripted_model, "spend", "--allowedTools", "Bash", "--max-budget-usd", "0.01"
-    )
+    run = run_cli(scripted_model, "spend", "--allowedTools", "Bash", "--max-budget-usd", "0.01")
     assert run.result["subtype"] == "error_max_budget_usd"
     assert run.result["total_cost_usd"] > 0.01
     # result.usage reads 0 on this path; the scripted tokens show in modelUsage.
@@ -181,15 +161,9 @@ def test_big_usage_trips_budget(scripted_model: ScriptedModel, run_cli: Any) -> 
     assert len(scripted_model.main_requests) == 1
 
 
-def test_chunked_slow_stream_is_reassembled(
-    scripted_model: ScriptedModel, run_cli: Any
-) -> None:
+def test_chunked_slow_stream_is_reassembled(scripted_model: ScriptedModel, run_cli: Any) -> None:
     text = "naïve café — 日本語 " * 4
-    scripted_model.add(
-        Reply.text(text)
-        .chunked(5, delta_chars=3)
-        .slow(first_byte=0.2, between_events=0.01)
-    )
+    scripted_model.add(Reply.text(text).chunked(5, delta_chars=3).slow(first_byte=0.2, between_events=0.01))
     run = run_cli(scripted_model, "stream slowly")
     assert run.result["result"] == text
     assistant = [f for f in run.frames if f.get("type") == "assistant"]
@@ -197,9 +171,7 @@ def test_chunked_slow_stream_is_reassembled(
     assert assistant[0]["request_id"] == "req_scripted_0001"
 
 
-def test_400_is_retried_silently_with_fewer_betas(
-    scripted_model: ScriptedModel, run_cli: Any
-) -> None:
+def test_400_is_retried_silently_with_fewer_betas(scripted_model: ScriptedModel, run_cli: Any) -> None:
     # Documents binary behaviour scripts must plan for: even with
     # CLAUDE_CODE_MAX_RETRIES=0 a 400 is sent 6 times, so queue it sticky.
     scripted_model.add(Reply.error(400, "bad").sticky())
@@ -210,9 +182,7 @@ def test_400_is_retried_silently_with_fewer_betas(
     assert not any(f.get("subtype") == "api_retry" for f in run.frames)
 
 
-def test_429_is_retried_when_allowed(
-    scripted_model: ScriptedModel, run_cli: Any
-) -> None:
+def test_429_is_retried_when_allowed(scripted_model: ScriptedModel, run_cli: Any) -> None:
     scripted_model.add(Reply.error(429, retry_after=0.1), Reply.text("ok after 429"))
     run = run_cli(scripted_model, "hello", max_retries=1)
     assert run.result["result"] == "ok after 429"

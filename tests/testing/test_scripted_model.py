@@ -109,9 +109,7 @@ def reassemble(events: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]
             elif delta["type"] == "signature_delta":
                 block["signature"] += delta["signature"]
             elif delta["type"] == "input_json_delta":
-                partial[data["index"]] = (
-                    partial.get(data["index"], "") + delta["partial_json"]
-                )
+                partial[data["index"]] = partial.get(data["index"], "") + delta["partial_json"]
         elif name == "content_block_stop" and data["index"] in partial:
             blocks[data["index"]]["input"] = json.loads(partial[data["index"]])
     return [blocks[i] for i in sorted(blocks)]
@@ -147,9 +145,7 @@ def test_text_stream_event_sequence(model: ScriptedModel) -> None:
     delta = dict(events)["message_delta"]
     assert delta["delta"]["stop_reason"] == "end_turn"
     assert delta["usage"]["output_tokens"] == 5
-    assert reassemble(events) == [
-        {"type": "text", "text": "Hello there, this is a longer text to split."}
-    ]
+    assert reassemble(events) == [{"type": "text", "text": "Hello there, this is a longer text to split."}]
 
 
 def test_tool_use_json_reassembles(model: ScriptedModel) -> None:
@@ -163,11 +159,7 @@ def test_tool_use_json_reassembles(model: ScriptedModel) -> None:
         Reply.tool_use("Read", {"file_path": "/x"}, id="toolu_mine"),
     )
     events = parse_sse(post(model, body())[2])
-    json_deltas = [
-        d
-        for n, d in events
-        if n == "content_block_delta" and d["delta"]["type"] == "input_json_delta"
-    ]
+    json_deltas = [d for n, d in events if n == "content_block_delta" and d["delta"]["type"] == "input_json_delta"]
     assert len(json_deltas) >= 3
     assert reassemble(events) == [
         {
@@ -206,11 +198,7 @@ def test_multi_block_message(model: ScriptedModel) -> None:
             "input": {"command": "ls"},
         },
     ]
-    kinds = [
-        d["delta"]["type"]
-        for n, d in events
-        if n == "content_block_delta" and d["index"] == 0
-    ]
+    kinds = [d["delta"]["type"] for n, d in events if n == "content_block_delta" and d["index"] == 0]
     assert kinds[-1] == "signature_delta" and set(kinds[:-1]) == {"thinking_delta"}
 
 
@@ -222,9 +210,7 @@ def test_thinking_builder() -> None:
 
 def test_usage_is_configurable(model: ScriptedModel) -> None:
     model.add(
-        Reply.text("x", usage=Usage(input_tokens=200_000, output_tokens=50)).with_usage(
-            cache_read_input_tokens=7
-        )
+        Reply.text("x", usage=Usage(input_tokens=200_000, output_tokens=50)).with_usage(cache_read_input_tokens=7)
     )
     events = dict(parse_sse(post(model, body())[2]))
     assert events["message_start"]["message"]["usage"]["input_tokens"] == 200_000
@@ -299,10 +285,7 @@ def test_queued_replies_answer_only_main_loop(model: ScriptedModel) -> None:
     side = parse_sse(post(model, body(tools=[]))[2])
     assert reassemble(side) == [{"type": "text", "text": SIDE_REPLY_TEXT}]
     no_tools = {k: v for k, v in MAIN_BODY.items() if k != "tools"}
-    assert (
-        json.loads(post(model, {**no_tools, "stream": False})[2])["content"][0]["text"]
-        == SIDE_REPLY_TEXT
-    )
+    assert json.loads(post(model, {**no_tools, "stream": False})[2])["content"][0]["text"] == SIDE_REPLY_TEXT
     assert len(model.pending) == 1
     assert reassemble(parse_sse(post(model, body())[2]))[0]["text"] == "main answer"
     assert [r.is_main for r in model.requests] == [False, False, True]
@@ -319,15 +302,8 @@ def test_match_any_and_predicate(model: ScriptedModel) -> None:
         Reply.text("a title").match_if(is_title),
         Reply.text("anything").match_any(),
     )
-    assert (
-        reassemble(parse_sse(post(model, body(tools=[], system="make a title"))[2]))[0][
-            "text"
-        ]
-        == "a title"
-    )
-    assert (
-        reassemble(parse_sse(post(model, body(tools=[]))[2]))[0]["text"] == "anything"
-    )
+    assert reassemble(parse_sse(post(model, body(tools=[], system="make a title"))[2]))[0]["text"] == "a title"
+    assert reassemble(parse_sse(post(model, body(tools=[]))[2]))[0]["text"] == "anything"
     assert reassemble(parse_sse(post(model, body())[2]))[0]["text"] == "for main"
     assert model.pending == []
 
@@ -349,9 +325,7 @@ def test_repeat_and_sticky(model: ScriptedModel) -> None:
 
 def test_count_tokens_and_unknown_routes() -> None:
     with ScriptedModel(count_tokens=1234) as model:
-        status, _, data = post(
-            model, body(), path="/v1/messages/count_tokens?beta=true"
-        )
+        status, _, data = post(model, body(), path="/v1/messages/count_tokens?beta=true")
         assert (status, json.loads(data)) == (200, {"input_tokens": 1234})
         status, _, data = post(model, body(), path="/v1/other")
         assert status == 404 and json.loads(data)["error"]["type"] == "not_found_error"
@@ -366,9 +340,7 @@ def test_recorded_request_helpers(model: ScriptedModel) -> None:
             *MAIN_BODY["messages"],
             {
                 "role": "assistant",
-                "content": [
-                    {"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}
-                ],
+                "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}],
             },
             {
                 "role": "user",
@@ -475,10 +447,7 @@ def test_stall_after_some_events() -> None:
     model = ScriptedModel(Reply.text("partial").stall_after(3)).start()
     with socket.create_connection(("127.0.0.1", model.port), timeout=10) as sock:
         data = json.dumps(body()).encode()
-        sock.sendall(
-            b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s"
-            % (len(data), data)
-        )
+        sock.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(data), data))
         received = b""
         while received.count(b"\n\n") < 3:
             received += sock.recv(65536)
@@ -494,10 +463,7 @@ def test_keep_alive_connection_does_not_block_close() -> None:
     sock = socket.create_connection(("127.0.0.1", model.port), timeout=10)
     try:
         data = json.dumps(body(stream=False)).encode()
-        sock.sendall(
-            b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s"
-            % (len(data), data)
-        )
+        sock.sendall(b"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (len(data), data))
         assert sock.recv(65536).startswith(b"HTTP/1.1 200")
         started = time.monotonic()
         model.close()  # the connection is idle but open
@@ -579,7 +545,5 @@ def test_import_is_lazy_and_light() -> None:
         "heavy = {'http.server', 'anyio', 'msgspec', 'pydantic'} & set(sys.modules);"
         "print(sorted(heavy))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

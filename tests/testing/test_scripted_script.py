@@ -23,12 +23,10 @@ from claude_wrap.testing import (
 def test_reply_kinds() -> None:
     assert reply_from_json("hi") == Reply.text("hi")
     assert reply_from_json({"text": "hi"}) == Reply.text("hi")
-    assert reply_from_json(
-        {"tool_use": {"name": "Bash", "input": {"command": "ls"}, "id": "t1"}}
-    ) == Reply.message(ScriptedToolUse("Bash", {"command": "ls"}, "t1"))
-    assert reply_from_json({"thinking": "hmm", "signature": "s"}).blocks == (
-        ScriptedThinking("hmm", "s"),
+    assert reply_from_json({"tool_use": {"name": "Bash", "input": {"command": "ls"}, "id": "t1"}}) == Reply.message(
+        ScriptedToolUse("Bash", {"command": "ls"}, "t1")
     )
+    assert reply_from_json({"thinking": "hmm", "signature": "s"}).blocks == (ScriptedThinking("hmm", "s"),)
     blocks = reply_from_json(
         {
             "blocks": [
@@ -138,15 +136,11 @@ def test_main_serves_script(tmp_path: Path) -> None:
         base_url = line.split()[2]
         request = urllib.request.Request(
             base_url + "/v1/messages",
-            data=json.dumps(
-                {"model": "m", "tools": [{"name": "T"}], "messages": []}
-            ).encode(),
+            data=json.dumps({"model": "m", "tools": [{"name": "T"}], "messages": []}).encode(),
             method="POST",
         )
         with urllib.request.urlopen(request, timeout=10) as resp:
-            assert json.loads(resp.read())["content"] == [
-                {"type": "text", "text": "from file"}
-            ]
+            assert json.loads(resp.read())["content"] == [{"type": "text", "text": "from file"}]
     finally:
         proc.terminate()
         out, err = proc.communicate(timeout=10)

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from claude_wrap import CLIConnectionError, ClaudeAgentOptions, OptionsWarning
-from claude_wrap._argv import HEAD_ARGS, TAIL_ARGS, build_launch
+from claude_wrap import ClaudeAgentOptions, CLIConnectionError, OptionsWarning
+from claude_wrap._launch.argv import HEAD_ARGS, TAIL_ARGS, build_launch
 
 CLI = "/opt/claude/bin/claude"
 
@@ -107,7 +107,11 @@ def test_base_args_and_a_minimal_prompt_by_default() -> None:
         ({"resume": "abc", "fork_session": True}, ["--resume=abc", "--fork-session"]),
         (
             {"resume": "abc", "resume_session_at": "u", "resume_drops_turn": ""},
-            ["--resume=abc", "--resume-session-at=u", "--resume-drops-turn="],  # "" is refused by the binary, not dropped
+            [
+                "--resume=abc",
+                "--resume-session-at=u",
+                "--resume-drops-turn=",
+            ],  # "" is refused by the binary, not dropped
         ),
         ({"settings": "/home/me/settings.json"}, ["--settings", "/home/me/settings.json"]),
         ({"setting_sources": []}, ["--setting-sources="]),
@@ -208,9 +212,7 @@ def test_long_system_prompt_goes_through_a_private_temp_file() -> None:
 
 def test_long_append_prompt_and_settings_use_files_too() -> None:
     big = "x" * 150_000
-    launch = build_launch(
-        ClaudeAgentOptions(append_system_prompt=big, settings={"blob": big}), CLI
-    )
+    launch = build_launch(ClaudeAgentOptions(append_system_prompt=big, settings={"blob": big}), CLI)
     argv = launch.materialize()
     try:
         append_path = value_after(argv, "--append-system-prompt-file")
@@ -234,7 +236,9 @@ def test_short_values_need_no_files() -> None:
 def test_env_drops_nesting_markers_and_applies_user_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("CLAUDECODE", "1")
     monkeypatch.setenv("KEEP_ME", "yes")
-    launch = build_launch(ClaudeAgentOptions(env={"ANTHROPIC_BASE_URL": "http://127.0.0.1:1", "KEEP_ME": "changed"}, cwd=tmp_path), CLI)
+    launch = build_launch(
+        ClaudeAgentOptions(env={"ANTHROPIC_BASE_URL": "http://127.0.0.1:1", "KEEP_ME": "changed"}, cwd=tmp_path), CLI
+    )
     env = launch.env
     assert "CLAUDECODE" not in env
     assert env["ANTHROPIC_BASE_URL"] == "http://127.0.0.1:1"

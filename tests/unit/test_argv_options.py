@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel
 
 from claude_wrap import ClaudeAgentOptions, CLIConnectionError, OptionsWarning
-from claude_wrap._argv import build_launch
+from claude_wrap._launch.argv import build_launch
 
 
 def launch(**fields: Any) -> Any:
@@ -119,9 +119,7 @@ def test_settings_that_cannot_merge_with_sandbox_fail_to_connect(settings: str, 
 
 
 def test_session_flags() -> None:
-    argv = launch(
-        resume="abc", resume_session_at="uuid-1", resume_drops_turn="uuid-2", persist_session=False
-    ).argv
+    argv = launch(resume="abc", resume_session_at="uuid-1", resume_drops_turn="uuid-2", persist_session=False).argv
     assert "--resume-session-at=uuid-1" in argv and "--resume-drops-turn=uuid-2" in argv
     assert "--no-session-persistence" in argv
 
@@ -183,7 +181,10 @@ def test_conflicts_of_our_own_options_are_refused_at_construction(fields: dict[s
 
 
 def test_a_schema_too_long_for_argv_goes_in_initialize() -> None:
-    schema = {"type": "object", "properties": {f"field_{i}": {"type": "string", "description": "d" * 50} for i in range(2000)}}
+    schema = {
+        "type": "object",
+        "properties": {f"field_{i}": {"type": "string", "description": "d" * 50} for i in range(2000)},
+    }
     result = launch(output_format={"type": "json_schema", "schema": schema})
     assert "--json-schema" not in result.argv
     assert result.initialize["jsonSchema"] == schema
@@ -201,7 +202,9 @@ def test_explain_shows_the_whole_initialize_request() -> None:
         supported_dialog_kinds=["k"],
         prefer_path=False,
     ).explain()
-    assert shown.initialize["hooks"] == {"PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"], "timeout": 5}]}
+    assert shown.initialize["hooks"] == {
+        "PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"], "timeout": 5}]
+    }
     assert shown.initialize["agents"] == {"a": {"description": "d", "prompt": "p"}}
     assert shown.initialize["supportedDialogKinds"] == ["k"]
 
@@ -219,8 +222,12 @@ def test_custom_system_prompt_and_snapshot() -> None:
     assert "--system-prompt" not in preset.argv
     assert "systemPromptSnapshot" not in launch(system_prompt="Be brief.").initialize
     # A file prompt has no snapshot of its own; only booleans are sent.
-    assert "systemPromptSnapshot" not in launch(system_prompt={"type": "file", "path": "p", "snapshot": True}).initialize  # type: ignore[typeddict-unknown-key]
-    assert "systemPromptSnapshot" not in launch(system_prompt={"type": "custom", "prompt": "p", "snapshot": 1}).initialize  # type: ignore[typeddict-item]
+    assert (
+        "systemPromptSnapshot" not in launch(system_prompt={"type": "file", "path": "p", "snapshot": True}).initialize
+    )  # type: ignore[typeddict-unknown-key]
+    assert (
+        "systemPromptSnapshot" not in launch(system_prompt={"type": "custom", "prompt": "p", "snapshot": 1}).initialize
+    )  # type: ignore[typeddict-item]
 
 
 @pytest.mark.parametrize("value", [True, False])

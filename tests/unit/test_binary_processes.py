@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from claude_wrap import _fetch
-from claude_wrap._binary import BinaryFetchError, binary_version
+from claude_wrap._process import fetch as _fetch
+from claude_wrap._process.binary import BinaryFetchError, binary_version
 
 NPM = "/opt/fake/npm"
 

@@ -45,7 +45,7 @@ def _spec(tmp: Path, content: bytes, *, name: str = "claude", sha: str | None = 
 
 
 def test_every_platform_has_its_tag() -> None:
-    from claude_wrap._binary import PLATFORMS
+    from claude_wrap._process.binary import PLATFORMS
 
     assert set(bw.PLATFORM_TAGS) == set(PLATFORMS)
     assert bw.PLATFORM_TAGS["linux-x64-musl"] == "musllinux_1_2_x86_64"
@@ -57,7 +57,9 @@ def test_platform_wheel_is_retagged_with_an_executable_binary_and_a_true_record(
     tmp_path: Path, platform: str, name: str
 ) -> None:
     content = b"\x7fELF fake binary" * 1000
-    wheel = bw.build_platform_wheel(_pure_wheel(tmp_path), platform, _spec(tmp_path, content, name=name), tmp_path / "out")
+    wheel = bw.build_platform_wheel(
+        _pure_wheel(tmp_path), platform, _spec(tmp_path, content, name=name), tmp_path / "out"
+    )
 
     assert wheel.name == f"claude_wrap_sdk-1.2.3-py3-none-{bw.PLATFORM_TAGS[platform]}.whl"
     with zipfile.ZipFile(wheel) as zf:
@@ -141,7 +143,7 @@ def test_bump_version_pins_every_platform(tmp_path: Path) -> None:
 
 
 def test_bump_version_refuses_a_tarball_that_does_not_match(tmp_path: Path) -> None:
-    from claude_wrap._binary import BinaryVerificationError
+    from claude_wrap._process.binary import BinaryVerificationError
 
     manifest = tmp_path / "claude-code.json"
     manifest.write_text((ROOT / "vendor" / "claude-code.json").read_text())
@@ -149,5 +151,7 @@ def test_bump_version_refuses_a_tarball_that_does_not_match(tmp_path: Path) -> N
     tgz = tmp_path / "x.tgz"
     _tarball(tgz, "claude", b"x")
     with pytest.raises(BinaryVerificationError):
-        bv.bump("9.8.7", manifest_path=manifest, view=lambda s: "sha512-AAAA", pack=lambda s, d: tgz, log=lambda m: None)
+        bv.bump(
+            "9.8.7", manifest_path=manifest, view=lambda s: "sha512-AAAA", pack=lambda s, d: tgz, log=lambda m: None
+        )
     assert manifest.read_text() == before

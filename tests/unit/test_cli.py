@@ -6,7 +6,6 @@ import io
 import subprocess
 import sys
 import time
-
 from typing import Any
 
 from claude_wrap import (
@@ -68,7 +67,7 @@ def test_non_tty_view_prints_unstreamed_text_and_unfinished_tools() -> None:
 def test_view_of_a_recorded_partial_stream_shows_each_text_once() -> None:
     from pathlib import Path
 
-    from claude_wrap._codec import decode_line
+    from claude_wrap._wire.codec import decode_line
 
     out = io.StringIO()
     view = LiveView(out, tty=False)
@@ -97,7 +96,10 @@ def test_json_lines_are_stream_json_objects() -> None:
             "type": "message",
             "role": "assistant",
             "model": "m",
-            "content": [{"type": "text", "text": "hi"}, {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}],
+            "content": [
+                {"type": "text", "text": "hi"},
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}},
+            ],
         },
         "parent_tool_use_id": None,
         "session_id": "s",
@@ -115,11 +117,22 @@ def test_json_lines_are_stream_json_objects() -> None:
 def test_a_retry_is_one_line_with_attempt_delay_and_error() -> None:
     out = io.StringIO()
     view = LiveView(out, tty=False)
-    data = {"type": "system", "subtype": "api_retry", "attempt": 1, "max_retries": 10, "retry_delay_ms": 577,
-            "error_status": None, "error": "unknown"}
+    data = {
+        "type": "system",
+        "subtype": "api_retry",
+        "attempt": 1,
+        "max_retries": 10,
+        "retry_delay_ms": 577,
+        "error_status": None,
+        "error": "unknown",
+    }
     view.handle(SystemMessage(subtype="api_retry", data=data))
-    view.handle(SystemMessage(subtype="api_retry", data=dict(data, attempt=2, retry_delay_ms=1141, error_status=529,
-                                                             error="overloaded_error")))
+    view.handle(
+        SystemMessage(
+            subtype="api_retry",
+            data=dict(data, attempt=2, retry_delay_ms=1141, error_status=529, error="overloaded_error"),
+        )
+    )
     view.close()
     assert out.getvalue().splitlines() == [
         "  ↻ API call failed (unknown); retry 1 of 10 in 0.6 s",
@@ -129,19 +142,35 @@ def test_a_retry_is_one_line_with_attempt_delay_and_error() -> None:
 
 def test_a_failed_result_names_its_real_reason() -> None:
     failed = ResultMessage(
-        subtype="success", duration_ms=1200, duration_api_ms=0, is_error=True, num_turns=1, session_id="s",
-        total_cost_usd=0, result="API Error: Connection refused (ECONNREFUSED)", terminal_reason="api_error",
+        subtype="success",
+        duration_ms=1200,
+        duration_api_ms=0,
+        is_error=True,
+        num_turns=1,
+        session_id="s",
+        total_cost_usd=0,
+        result="API Error: Connection refused (ECONNREFUSED)",
+        terminal_reason="api_error",
     )
-    assert result_line(failed).startswith("result: error (api_error, API Error: Connection refused (ECONNREFUSED)) · 1 turns")
+    assert result_line(failed).startswith(
+        "result: error (api_error, API Error: Connection refused (ECONNREFUSED)) · 1 turns"
+    )
     capped = ResultMessage(
-        subtype="error_max_turns", duration_ms=1, duration_api_ms=1, is_error=True, num_turns=3, session_id="s",
+        subtype="error_max_turns",
+        duration_ms=1,
+        duration_api_ms=1,
+        is_error=True,
+        num_turns=3,
+        session_id="s",
         errors=["Reached maximum number of turns (3)"],
     )
     assert result_line(capped).startswith("result: error (error_max_turns, Reached maximum number of turns (3)) ·")
 
 
 def test_parser_takes_comma_separated_tools_and_a_version_flag(capsys: Any) -> None:
-    args = build_parser().parse_args(["run", "p", "--allowed-tools", "Read,Bash", "--allowed-tools", "Grep", "--max-turns", "3"])
+    args = build_parser().parse_args(
+        ["run", "p", "--allowed-tools", "Read,Bash", "--allowed-tools", "Grep", "--max-turns", "3"]
+    )
     assert (args.prompt, args.allowed_tools, args.max_turns) == ("p", ["Read,Bash", "Grep"], 3)
     import pytest
 

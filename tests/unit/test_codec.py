@@ -12,14 +12,13 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from claude_wrap import (
     ApiRetryMessage,
     AssistantMessage,
-    CLIJSONDecodeError,
     ClaudeSDKError,
+    CLIJSONDecodeError,
     HookEventMessage,
     ImageBlock,
     InformationalMessage,
@@ -40,7 +39,7 @@ from claude_wrap import (
     UserMessage,
     decode_line,
 )
-from claude_wrap._codec import (
+from claude_wrap._wire.codec import (
     ControlCancel,
     ControlRequestIn,
     ControlResponseIn,
@@ -48,7 +47,7 @@ from claude_wrap._codec import (
     decode_value,
     without_lone_surrogates,
 )
-from claude_wrap._messages import ContentBlock, Message
+from claude_wrap._wire.messages import ContentBlock, Message
 
 # fmt: off
 INIT = (
@@ -134,8 +133,16 @@ RATE_LIMIT_EVENT = (
 )
 
 TYPED = (
-    UserMessage, AssistantMessage, SystemMessage, ResultMessage, StreamEvent, RateLimitEvent,
-    UnknownMessage, ControlRequestIn, ControlResponseIn, ControlCancel,
+    UserMessage,
+    AssistantMessage,
+    SystemMessage,
+    ResultMessage,
+    StreamEvent,
+    RateLimitEvent,
+    UnknownMessage,
+    ControlRequestIn,
+    ControlResponseIn,
+    ControlCancel,
 )
 
 
@@ -213,7 +220,11 @@ def test_user_tool_result_with_tool_use_result() -> None:
     assert isinstance(m, UserMessage)
     assert m.content == [ToolResultBlock(tool_use_id="toolu_fake0001", content="hi", is_error=False)]
     assert m.tool_use_result == {
-        "stdout": "hi", "stderr": "", "interrupted": False, "isImage": False, "noOutputExpected": False,
+        "stdout": "hi",
+        "stderr": "",
+        "interrupted": False,
+        "isImage": False,
+        "noOutputExpected": False,
     }
     assert m.uuid == "22eb06c8-afae-4a84-94c8-112371462c75"
     assert m.is_synthetic is False
@@ -373,13 +384,24 @@ def test_decode_line_returns_messages() -> None:
 
 def test_every_recorded_frame_decodes_to_its_type() -> None:
     expected = {
-        INIT: SystemMessage, ASSISTANT_TEXT: AssistantMessage, RESULT_SUCCESS: ResultMessage,
-        ASSISTANT_THINKING: AssistantMessage, ASSISTANT_TOOL_USE: AssistantMessage,
-        USER_TOOL_RESULT: UserMessage, STREAM_EVENT_DELTA: StreamEvent, RESULT_MAX_TURNS: ResultMessage,
-        API_RETRY: SystemMessage, CONTROL_REQUEST_CAN_USE_TOOL: ControlRequestIn,
-        CONTROL_RESPONSE: ControlResponseIn, CONTROL_RESPONSE_ERROR: ControlResponseIn,
-        CONTROL_CANCEL: ControlCancel, HOOK_STARTED: HookEventMessage, INFORMATIONAL: SystemMessage,
-        ASSISTANT_API_ERROR: AssistantMessage, RESULT_API_ERROR: ResultMessage, RATE_LIMIT_EVENT: RateLimitEvent,
+        INIT: SystemMessage,
+        ASSISTANT_TEXT: AssistantMessage,
+        RESULT_SUCCESS: ResultMessage,
+        ASSISTANT_THINKING: AssistantMessage,
+        ASSISTANT_TOOL_USE: AssistantMessage,
+        USER_TOOL_RESULT: UserMessage,
+        STREAM_EVENT_DELTA: StreamEvent,
+        RESULT_MAX_TURNS: ResultMessage,
+        API_RETRY: SystemMessage,
+        CONTROL_REQUEST_CAN_USE_TOOL: ControlRequestIn,
+        CONTROL_RESPONSE: ControlResponseIn,
+        CONTROL_RESPONSE_ERROR: ControlResponseIn,
+        CONTROL_CANCEL: ControlCancel,
+        HOOK_STARTED: HookEventMessage,
+        INFORMATIONAL: SystemMessage,
+        ASSISTANT_API_ERROR: AssistantMessage,
+        RESULT_API_ERROR: ResultMessage,
+        RATE_LIMIT_EVENT: RateLimitEvent,
     }
     for line, cls in expected.items():
         assert type(decode_frame(line)) is cls, line[:80]
@@ -390,7 +412,9 @@ def test_every_recorded_frame_decodes_to_its_type() -> None:
 # -- key order ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("line", [ASSISTANT_TEXT, USER_TOOL_RESULT, INIT, STREAM_EVENT_DELTA, CONTROL_CANCEL, RATE_LIMIT_EVENT])
+@pytest.mark.parametrize(
+    "line", [ASSISTANT_TEXT, USER_TOOL_RESULT, INIT, STREAM_EVENT_DELTA, CONTROL_CANCEL, RATE_LIMIT_EVENT]
+)
 def test_key_order_does_not_matter(line: bytes) -> None:
     data = json.loads(line)
     reordered = dict(reversed(list(data.items())))
@@ -519,7 +543,9 @@ def test_recorder_trimmed_init_frame_is_a_system_message_its_view_refuses() -> N
 # -- not JSON / not an object / blank ---------------------------------------------------
 
 
-@pytest.mark.parametrize("line", [b"not json", b"{", b'{"type": "assistant"', b"Error: something on stdout", b"\xff\xfe{}"])
+@pytest.mark.parametrize(
+    "line", [b"not json", b"{", b'{"type": "assistant"', b"Error: something on stdout", b"\xff\xfe{}"]
+)
 def test_non_json_raises_cli_json_decode_error(line: bytes) -> None:
     with pytest.raises(CLIJSONDecodeError) as info:
         decode_frame(line)
@@ -602,7 +628,11 @@ def test_an_escaped_backslash_before_u_is_no_surrogate(text: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0xD800, 0xDFFF) | st.integers(0, 0x10FFFF), max_size=40).map(lambda cps: "".join(map(chr, cps))))
+@given(
+    st.lists(st.integers(0xD800, 0xDFFF) | st.integers(0, 0x10FFFF), max_size=40).map(
+        lambda cps: "".join(map(chr, cps))
+    )
+)
 def test_any_text_with_lone_surrogates_decodes(text: str) -> None:
     line = json.dumps(_assistant_frame(text)).encode()  # ensure_ascii: every surrogate escaped
     message = decode_frame(line)
@@ -611,7 +641,11 @@ def test_any_text_with_lone_surrogates_decodes(text: str) -> None:
 
 
 def _assistant_frame(text: str) -> dict[str, Any]:
-    return {"type": "assistant", "message": {"model": "m", "content": [{"type": "text", "text": text}]}, "session_id": "s"}
+    return {
+        "type": "assistant",
+        "message": {"model": "m", "content": [{"type": "text", "text": text}]},
+        "session_id": "s",
+    }
 
 
 # -- big frames and round trips ---------------------------------------------------------------
@@ -634,7 +668,7 @@ def test_20mb_text_block_decodes() -> None:
 @pytest.mark.parametrize(
     "block",
     [
-        TextBlock(text="héllo\n\"quoted\""),
+        TextBlock(text='héllo\n"quoted"'),
         ThinkingBlock(thinking="hmm", signature="sig"),
         ToolUseBlock(id="toolu_1", name="Bash", input={"command": "ls -la", "n": [1, 2.5, None, True]}),
         ToolResultBlock(tool_use_id="toolu_1", content=[{"type": "text", "text": "5"}], is_error=True),
@@ -653,35 +687,97 @@ def test_content_block_round_trip(block: ContentBlock) -> None:
 # -- properties --------------------------------------------------------------------------
 
 KNOWN_TYPES = [
-    "assistant", "user", "system", "result", "stream_event", "rate_limit_event",
-    "control_request", "control_response", "control_cancel_request",
+    "assistant",
+    "user",
+    "system",
+    "result",
+    "stream_event",
+    "rate_limit_event",
+    "control_request",
+    "control_response",
+    "control_cancel_request",
 ]
 OTHER_TYPES = ["", "command_lifecycle", "tool_progress", "Assistant", "résumé"]
 SYSTEM_SUBTYPES = [
-    "init", "api_retry", "compact_boundary", "status", "informational", "task_started", "task_progress",
-    "task_notification", "task_updated", "hook_started", "hook_progress", "hook_response", "mystery",
+    "init",
+    "api_retry",
+    "compact_boundary",
+    "status",
+    "informational",
+    "task_started",
+    "task_progress",
+    "task_notification",
+    "task_updated",
+    "hook_started",
+    "hook_progress",
+    "hook_response",
+    "mystery",
 ]
 BLOCK_TYPES = [
-    "text", "thinking", "redacted_thinking", "tool_use", "tool_result", "image", "server_tool_use",
-    "advisor_tool_result", "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
+    "text",
+    "thinking",
+    "redacted_thinking",
+    "tool_use",
+    "tool_result",
+    "image",
+    "server_tool_use",
+    "advisor_tool_result",
+    "web_search_tool_result",
+    "web_fetch_tool_result",
+    "code_execution_tool_result",
     "unknown_block",
 ]
 FIELD_NAMES = [
-    "message", "content", "subtype", "uuid", "session_id", "parent_tool_use_id", "tool_use_result", "isSynthetic",
-    "is_error", "result", "usage", "errors", "event", "rate_limit_info", "request", "request_id", "response",
-    "model", "tools", "text", "id", "name", "input", "tool_use_id", "data", "hook_event_name", "attempt",
-    "origin", "kind", "user_message_uuid", "user_message_uuids", "deferred_tool_use", "patch", "status",
+    "message",
+    "content",
+    "subtype",
+    "uuid",
+    "session_id",
+    "parent_tool_use_id",
+    "tool_use_result",
+    "isSynthetic",
+    "is_error",
+    "result",
+    "usage",
+    "errors",
+    "event",
+    "rate_limit_info",
+    "request",
+    "request_id",
+    "response",
+    "model",
+    "tools",
+    "text",
+    "id",
+    "name",
+    "input",
+    "tool_use_id",
+    "data",
+    "hook_event_name",
+    "attempt",
+    "origin",
+    "kind",
+    "user_message_uuid",
+    "user_message_uuids",
+    "deferred_tool_use",
+    "patch",
+    "status",
     "task_id",
 ]
 
 json_scalars = (
-    st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**64 - 1)
-    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20)
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20)
 )
 json_values = st.recursive(
     json_scalars,
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.sampled_from(FIELD_NAMES) | st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.sampled_from(FIELD_NAMES) | st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=20,
 )
 blocks = st.builds(
@@ -693,8 +789,12 @@ messages = st.fixed_dictionaries(
     {}, optional={"content": st.lists(blocks | json_values, max_size=4) | json_values, "model": json_values}
 )
 frames = st.builds(
-    lambda t, sub, msg, extra: {**extra, **({"message": msg} if msg is not None else {}),
-                                **({"subtype": sub} if sub is not None else {}), "type": t},
+    lambda t, sub, msg, extra: {
+        **extra,
+        **({"message": msg} if msg is not None else {}),
+        **({"subtype": sub} if sub is not None else {}),
+        "type": t,
+    },
     st.sampled_from(KNOWN_TYPES + OTHER_TYPES) | json_values,
     st.none() | st.sampled_from(SYSTEM_SUBTYPES) | json_values,
     st.none() | messages | json_values,

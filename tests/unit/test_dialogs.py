@@ -15,14 +15,14 @@ pytestmark = pytest.mark.anyio
 
 async def _answer(options: ClaudeAgentOptions, request: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Send one binary request through a connected client; return (initialize sent, answer)."""
-    transport = MockTransport(lambda frame: [initialize_response(frame)] if frame.get("type") == "control_request" else None)
+    transport = MockTransport(
+        lambda frame: [initialize_response(frame)] if frame.get("type") == "control_request" else None
+    )
     async with ClaudeSDKClient(options, transport=transport) as client:
         transport.feed({"type": "control_request", "request_id": "dlg-1", "request": request})
         with anyio.fail_after(10):
             # Whoever awaits the client answers the binary's requests.
-            await client._live()._drive(  # noqa: SLF001
-                lambda: any(f.get("type") == "control_response" for f in transport.sent)
-            )
+            await client._live()._drive(lambda: any(f.get("type") == "control_response" for f in transport.sent))
     init = next(f for f in transport.sent if f.get("type") == "control_request")["request"]
     reply = next(f for f in transport.sent if f.get("type") == "control_response")["response"]
     return init, reply

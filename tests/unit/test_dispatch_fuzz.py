@@ -13,12 +13,11 @@ from typing import Any
 
 import anyio
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from claude_wrap import ClaudeAgentOptions, ClaudeSDKError, HookMatcher, PermissionResultAllow
-from claude_wrap._control_plane import control_plane
-from claude_wrap._protocol import Session
+from claude_wrap._launch.control_plane import control_plane
+from claude_wrap._run.protocol import Session
 from claude_wrap.testing import MockTransport
 
 pytestmark = pytest.mark.anyio
@@ -36,7 +35,9 @@ subtypes = st.sampled_from(["hook_callback", "can_use_tool", "mcp_message", "eli
 
 @st.composite
 def control_requests(draw: st.DrawFn, rid: str) -> dict[str, Any]:
-    body = draw(st.dictionaries(st.sampled_from(["callback_id", "input", "tool_name", "tool_use_id", "x"]), json_values))
+    body = draw(
+        st.dictionaries(st.sampled_from(["callback_id", "input", "tool_name", "tool_use_id", "x"]), json_values)
+    )
     body["subtype"] = draw(subtypes)
     if draw(st.booleans()):
         body["callback_id"] = draw(st.sampled_from(["hook_0", "hook_1", "nope"]))
@@ -85,7 +86,9 @@ def anyio_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(frames=inbound())
 async def test_dispatcher_answers_each_request_at_most_once(frames: list[Any]) -> None:
     plane = control_plane(OPTIONS)
@@ -108,7 +111,9 @@ async def test_dispatcher_answers_each_request_at_most_once(frames: list[Any]) -
     assert set(answered) <= asked
 
 
-@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(frames=inbound())
 async def test_every_request_not_withdrawn_gets_exactly_one_answer(frames: list[Any]) -> None:
     plane = control_plane(OPTIONS)

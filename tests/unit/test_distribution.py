@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 import sys
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
+import tomllib
 from _scripts import load_script
 
 from claude_wrap._distribution import COMMAND, DISTRIBUTION, import_extra, install_line

@@ -138,7 +138,6 @@ async def test_client_on_a_binary_that_dies_mid_turn(tmp_path: Path) -> None:
     assert "panic: the stand-in crashed" in str(info.value)
 
 
-
 # Says why on stderr, then never answers the handshake.
 SILENT_AT_START = """\
 #!/bin/sh

@@ -24,7 +24,7 @@ def test_every_exported_name_resolves(name: str) -> None:
     assert value is not None
     # `from claude_wrap import <name>` gives the same object.
     namespace: dict[str, object] = {}
-    exec(f"from claude_wrap import {name}", namespace)
+    exec(f"from claude_wrap import {name}", namespace)  # noqa: S102 - an import by name
     assert namespace[name] is value
 
 
@@ -40,7 +40,7 @@ def test_dir_lists_the_public_names() -> None:
 
 def test_star_import_gives_all_names() -> None:
     namespace: dict[str, object] = {}
-    exec("from claude_wrap import *", namespace)
+    exec("from claude_wrap import *", namespace)  # noqa: S102 - a star import needs a namespace
     assert set(claude_wrap.__all__) <= set(namespace)
 
 
@@ -48,7 +48,7 @@ def _fresh_modules(code: str) -> dict[str, bool]:
     script = (
         "import sys, json\n"
         f"{code}\n"
-        "heavy = ['anyio', 'msgspec', 'pydantic', 'mcp', 'trio', 'claude_wrap._transport', 'claude_wrap._protocol', 'opentelemetry']\n"
+        "heavy = ['anyio', 'msgspec', 'pydantic', 'mcp', 'trio', 'claude_wrap._process.transport', 'claude_wrap._run.protocol', 'opentelemetry']\n"
         "print(json.dumps({m: m in sys.modules for m in heavy}))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
@@ -83,9 +83,9 @@ def test_a_run_spawns_the_binary_before_loading_the_session_machinery() -> None:
     script = (
         "import asyncio, json, sys\n"
         "from claude_wrap import ClaudeAgentOptions, query\n"
-        "from claude_wrap._transport import SubprocessTransport\n"
-        "late = ['msgspec', 'pydantic', 'claude_wrap._protocol', 'claude_wrap._codec', 'claude_wrap._messages',\n"
-        "        'claude_wrap._hook_types', 'claude_wrap._permission_types']\n"
+        "from claude_wrap._process.transport import SubprocessTransport\n"
+        "late = ['msgspec', 'pydantic', 'claude_wrap._run.protocol', 'claude_wrap._wire.codec', 'claude_wrap._wire.messages',\n"
+        "        'claude_wrap._wire.hooks', 'claude_wrap._wire.permissions']\n"
         "at_spawn = {}\n"
         "async def start(self):\n"
         "    at_spawn.update({m: m in sys.modules for m in late})\n"
@@ -117,7 +117,7 @@ def test_public_classes_report_the_package_as_their_home_or_a_private_module() -
 
 
 def test_official_error_hierarchy() -> None:
-    from claude_wrap import CLIConnectionError, CLIJSONDecodeError, ClaudeSDKError, CLINotFoundError, ProcessError
+    from claude_wrap import ClaudeSDKError, CLIConnectionError, CLIJSONDecodeError, CLINotFoundError, ProcessError
 
     assert issubclass(CLINotFoundError, CLIConnectionError)
     for cls in (CLIConnectionError, CLINotFoundError, ProcessError, CLIJSONDecodeError):

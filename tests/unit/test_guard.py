@@ -21,7 +21,7 @@ import pytest
 from _procs import HOST_DEATHS, guards_of, kill_host, start_python, wait_until
 
 from claude_wrap import SubprocessTransport
-from claude_wrap._reaper import RUN_TAG, stop_run, watch
+from claude_wrap._process.reaper import RUN_TAG, stop_run, watch
 
 FAKE = str(Path(__file__).with_name("fake_cli.py"))
 
@@ -140,9 +140,7 @@ def test_the_guard_notices_a_host_that_died_while_its_pipe_stays_open() -> None:
 
 def test_the_guard_never_signals_a_process_that_does_not_carry_the_tag() -> None:
     # A pid the binary had may belong to a stranger by the time the guard acts.
-    stranger = subprocess.Popen(
-        [sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True
-    )
+    stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
     try:
         stop_run(stranger.pid, f"{RUN_TAG}=not-the-strangers".encode(), grace=0.1)
         assert stranger.poll() is None

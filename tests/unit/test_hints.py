@@ -66,8 +66,7 @@ def test_an_unknown_option_suggests_the_closest_field() -> None:
     with pytest.raises(TypeError) as info:
         ClaudeAgentOptions(max_turns=2, allowed_tool=["Read"])  # type: ignore[call-arg]
     assert str(info.value) == (
-        "ClaudeAgentOptions.__init__() got an unexpected keyword argument 'allowed_tool'; "
-        "did you mean 'allowed_tools'?"
+        "ClaudeAgentOptions.__init__() got an unexpected keyword argument 'allowed_tool'; did you mean 'allowed_tools'?"
     )
     # Nothing close: the interpreter's own words, unchanged.
     with pytest.raises(TypeError) as far:
@@ -94,7 +93,9 @@ def test_not_logged_in_gets_the_credentials_hint() -> None:
     hint = error_result_hint(data)
     assert hint is not None and "ANTHROPIC_API_KEY" in hint and "claude-wrap doctor" in hint
     error = ResultError("Claude Code returned an error result: Not logged in · Please run /login", data, 1, hint=hint)
-    assert str(error).startswith("Claude Code returned an error result: Not logged in · Please run /login (exit code: 1)")
+    assert str(error).startswith(
+        "Claude Code returned an error result: Not logged in · Please run /login (exit code: 1)"
+    )
     assert str(error).endswith("\n" + hint)
     copy = pickle.loads(pickle.dumps(error))
     assert str(copy) == str(error) and copy.data == data

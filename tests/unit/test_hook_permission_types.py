@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from claude_wrap import _hook_types as hook_types
-from claude_wrap._hook_types import (
+from claude_wrap._wire import hooks as hook_types
+from claude_wrap._wire.hooks import (
     HOOK_EVENTS,
     HookContext,
     HookInput,
@@ -22,7 +22,7 @@ from claude_wrap._hook_types import (
     HookMatcher,
     hook_output_to_wire,
 )
-from claude_wrap._permission_types import (
+from claude_wrap._wire.permissions import (
     PermissionResultAllow,
     PermissionResultDeny,
     PermissionRuleValue,
@@ -117,9 +117,7 @@ def test_hook_specific_outputs_name_their_event() -> None:
 
 
 def test_hook_matcher_keeps_the_official_positional_order() -> None:
-    async def callback(
-        input_data: HookInput, tool_use_id: str | None, context: HookContext
-    ) -> HookJSONOutput:
+    async def callback(input_data: HookInput, tool_use_id: str | None, context: HookContext) -> HookJSONOutput:
         return {}
 
     matcher = HookMatcher("Bash", [callback], 2.5)
@@ -177,9 +175,7 @@ def test_hook_output_passes_wire_spellings_through() -> None:
         "reason": "r",
     }
     assert hook_output_to_wire({"continue": False}) == {"continue": False}
-    assert hook_output_to_wire({"continue": True, "continue_": False}) == {
-        "continue": False
-    }
+    assert hook_output_to_wire({"continue": True, "continue_": False}) == {"continue": False}
 
 
 def test_hook_output_empty_means_no_opinion() -> None:
@@ -231,9 +227,7 @@ def test_permission_update_to_dict_only_sends_fields_of_its_kind() -> None:
         directories=["/x"],
     )
     assert update.to_dict() == {"type": "setMode", "mode": "plan"}
-    rules = PermissionUpdate(
-        type="removeRules", rules=[PermissionRuleValue("Read")], behavior="deny"
-    )
+    rules = PermissionUpdate(type="removeRules", rules=[PermissionRuleValue("Read")], behavior="deny")
     assert rules.to_dict() == {
         "type": "removeRules",
         "rules": [{"toolName": "Read"}],
@@ -242,13 +236,9 @@ def test_permission_update_to_dict_only_sends_fields_of_its_kind() -> None:
 
 
 def test_permission_update_from_dict_tolerates_unknown_keys_and_types() -> None:
-    known = PermissionUpdate.from_dict(
-        {"type": "setMode", "mode": "plan", "destination": "session", "extra": 1}
-    )
+    known = PermissionUpdate.from_dict({"type": "setMode", "mode": "plan", "destination": "session", "extra": 1})
     assert known == PermissionUpdate(type="setMode", mode="plan", destination="session")
-    unknown = PermissionUpdate.from_dict(
-        {"type": "addWidgets", "directories": ["/w"], "destination": "cliArg"}
-    )
+    unknown = PermissionUpdate.from_dict({"type": "addWidgets", "directories": ["/w"], "destination": "cliArg"})
     assert str(unknown.type) == "addWidgets"
     assert unknown.to_dict() == {
         "type": "addWidgets",
@@ -270,11 +260,7 @@ def test_tool_permission_context_from_a_recorded_request() -> None:
         display_name="Bash",
         description="Create b.txt",
     )
-    assert (
-        context.decision_reason is None
-        and context.title is None
-        and context.agent_id is None
-    )
+    assert context.decision_reason is None and context.title is None and context.agent_id is None
 
 
 def test_tool_permission_context_carries_the_hook_reason() -> None:
@@ -299,9 +285,7 @@ def test_allow_echoing_suggestions_matches_the_recorded_answer() -> None:
 
 def test_allow_with_updated_input() -> None:
     new_input = {"file_path": "a.txt", "content": "content rewritten by updatedInput\n"}
-    wire = permission_result_to_wire(
-        PermissionResultAllow(updated_input=new_input), {"file_path": "a.txt"}
-    )
+    wire = permission_result_to_wire(PermissionResultAllow(updated_input=new_input), {"file_path": "a.txt"})
     assert wire == {"behavior": "allow", "updatedInput": new_input}
 
 
@@ -321,9 +305,7 @@ def test_deny_and_deny_with_interrupt() -> None:
 
 @pytest.mark.parametrize("bad", [None, True, {"behavior": "allow"}, "allow"])
 def test_permission_result_rejects_other_return_values(bad: Any) -> None:
-    with pytest.raises(
-        TypeError, match="must return PermissionResultAllow or PermissionResultDeny"
-    ):
+    with pytest.raises(TypeError, match="must return PermissionResultAllow or PermissionResultDeny"):
         permission_result_to_wire(bad, {})
 
 

@@ -19,7 +19,7 @@ import pytest
 from _mcp_cases import EXCHANGE_SERVER, EXCHANGES, servers
 
 import claude_wrap
-from claude_wrap._mcp_server import mcp_message_handler
+from claude_wrap._mcp.server import mcp_message_handler
 
 pytestmark = pytest.mark.anyio
 

@@ -21,9 +21,9 @@ from claude_wrap import (
     create_sdk_mcp_server,
     tool,
 )
-from claude_wrap._argv import build_launch
-from claude_wrap._control_plane import control_plane
-from claude_wrap._mcp_server import mcp_message_handler
+from claude_wrap._launch.argv import build_launch
+from claude_wrap._launch.control_plane import control_plane
+from claude_wrap._mcp.server import mcp_message_handler
 
 pytestmark = pytest.mark.anyio
 
@@ -64,7 +64,11 @@ def call(name: str, arguments: dict[str, Any], msg_id: int = 7) -> dict[str, Any
 
 
 async def handshake(handler: Handler, server: str = "calc") -> Any:
-    params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "claude-code", "version": "2"}}
+    params = {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "claude-code", "version": "2"},
+    }
     return await send(handler, rpc("initialize", params, 0), server)
 
 
@@ -203,7 +207,10 @@ async def test_mcp_low_level_server_interop() -> None:
     async def list_tools(ctx: Any, params: Any) -> Any:
         schema = {"type": "object", "properties": {"t": {"type": "string"}}}
         return types.ListToolsResult(
-            tools=[types.Tool(name="echo", description="Echo", input_schema=schema), types.Tool(name="hang", input_schema={"type": "object"})]
+            tools=[
+                types.Tool(name="echo", description="Echo", input_schema=schema),
+                types.Tool(name="hang", input_schema={"type": "object"}),
+            ]
         )
 
     async def call_tool(ctx: Any, params: Any) -> Any:
@@ -221,7 +228,11 @@ async def test_mcp_low_level_server_interop() -> None:
     handler = plane.handlers["mcp_message"]
     with anyio.fail_after(10):
         # the binary's own initialize params (protocol.md §4a)
-        params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "claude-code", "version": "2.1.328"}}
+        params = {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "claude-code", "version": "2.1.328"},
+        }
         init = await send(handler, rpc("initialize", params, 0), "lo")
         assert init["result"]["serverInfo"]["name"] == "lo"
         await send(handler, rpc("notifications/initialized", msg_id=None), "lo")

@@ -18,9 +18,10 @@ import pytest
 from pydantic import BaseModel, Field
 
 from claude_wrap import SdkMcpTool, ToolAnnotations, tool
-from claude_wrap._json_schema import validation_message
-from claude_wrap._mcp_server import tool_result
-from claude_wrap._mcp_tools import ToolInputError, input_json_schema, input_spec, wire_annotations
+from claude_wrap._mcp.inputs import ToolInputError
+from claude_wrap._mcp.json_schema import validation_message
+from claude_wrap._mcp.server import tool_result
+from claude_wrap._mcp.tools import input_json_schema, input_spec, wire_annotations
 
 
 class Color(enum.Enum):
@@ -48,7 +49,13 @@ def test_tool_keeps_what_it_was_given() -> None:
 
     made = tool("t", "d", {"a": float}, annotations=notes)(handler)
     assert made == SdkMcpTool(name="t", description="d", input_schema={"a": float}, handler=handler, annotations=notes)
-    assert [f.name for f in dataclasses.fields(SdkMcpTool)] == ["name", "description", "input_schema", "handler", "annotations"]
+    assert [f.name for f in dataclasses.fields(SdkMcpTool)] == [
+        "name",
+        "description",
+        "input_schema",
+        "handler",
+        "annotations",
+    ]
 
 
 def test_annotations_take_both_spellings_and_read_back_in_both() -> None:
@@ -57,9 +64,16 @@ def test_annotations_take_both_spellings_and_read_back_in_both() -> None:
     snake = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False,
                             title="T", max_result_size_chars=500)  # fmt: skip
     assert camel == snake
-    assert (snake.readOnlyHint, snake.read_only_hint, snake.destructive_hint, snake.maxResultSizeChars) == (True, True, False, 500)
+    assert (snake.readOnlyHint, snake.read_only_hint, snake.destructive_hint, snake.maxResultSizeChars) == (
+        True,
+        True,
+        False,
+        500,
+    )
     assert ToolAnnotations(readOnlyHint=True, read_only_hint=False).readOnlyHint is True  # the wire name wins
-    assert ToolAnnotations(readOnlyHint="yes", maxResultSizeChars=10.0) == ToolAnnotations(readOnlyHint=True, maxResultSizeChars=10)  # type: ignore[arg-type]
+    assert ToolAnnotations(readOnlyHint="yes", maxResultSizeChars=10.0) == ToolAnnotations(
+        readOnlyHint=True, maxResultSizeChars=10
+    )  # type: ignore[arg-type]
     extra = ToolAnnotations(custom="x")
     assert extra.custom == "x" and extra != ToolAnnotations()  # type: ignore[attr-defined]
     assert repr(ToolAnnotations(readOnlyHint=True, title="T")) == "ToolAnnotations(title='T', readOnlyHint=True)"
@@ -84,11 +98,18 @@ def test_annotations_on_the_wire() -> None:
 
 
 def test_json_schema_dicts_are_sent_as_they_are() -> None:
-    schema = {"type": "object", "properties": {"a": {"type": "number"}}, "required": ["a"], "additionalProperties": False}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "number"}},
+        "required": ["a"],
+        "additionalProperties": False,
+    }
     assert input_json_schema(schema) is schema
     spec = input_spec(schema)
     assert spec.parse({"a": 2}) == {"a": 2}
-    with pytest.raises(ToolInputError, match=r"^Input validation error: Additional properties are not allowed \('b' was unexpected\)$"):
+    with pytest.raises(
+        ToolInputError, match=r"^Input validation error: Additional properties are not allowed \('b' was unexpected\)$"
+    ):
         spec.parse({"a": 2, "b": 1})
 
 
@@ -136,11 +157,22 @@ def test_other_return_values_are_our_extension() -> None:
         ({"enum": [1]}, True, "True is not one of [1]"),
         ({"uniqueItems": True}, [1, True, 1.0], "[1, True, 1.0] has non-unique elements"),
         ({"uniqueItems": True}, [{"a": [1]}, {"a": [True]}], None),
-        ({"$defs": {"N": {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}}}, "$ref": "#/$defs/N"},
-         {"n": {"n": {"n": 1}}}, "1 is not of type 'object'"),
+        (
+            {"$defs": {"N": {"type": "object", "properties": {"n": {"$ref": "#/$defs/N"}}}}, "$ref": "#/$defs/N"},
+            {"n": {"n": {"n": 1}}},
+            "1 is not of type 'object'",
+        ),
         ({"type": "object", "properties": {"self": {"$ref": "#"}}}, {"self": {"self": 2}}, "2 is not of type 'object'"),
-        ({"contains": {"type": "string"}, "maxContains": 1}, ["a", "b"], "Too many items match the given schema (expected at most 1)"),
-        ({"contains": {"type": "string"}, "minContains": 2}, ["a", 1], "Too few items match the given schema (expected at least 2 but only 1 matched)"),
+        (
+            {"contains": {"type": "string"}, "maxContains": 1},
+            ["a", "b"],
+            "Too many items match the given schema (expected at most 1)",
+        ),
+        (
+            {"contains": {"type": "string"}, "minContains": 2},
+            ["a", 1],
+            "Too few items match the given schema (expected at least 2 but only 1 matched)",
+        ),
         ({"minProperties": 2}, {"a": 1}, "{'a': 1} does not have enough properties"),
         ({"maxProperties": 0}, {"a": 1}, "{'a': 1} is expected to be empty"),
         ({"dependentSchemas": {"a": {"required": ["b"]}}}, {"a": 1}, "'b' is a required property"),
@@ -179,7 +211,7 @@ def test_declaring_tools_imports_nothing_heavy_and_serving_them_no_pydantic_or_m
         server = create_sdk_mcp_server("s", tools=[t, u])["instance"]
         heavy = ("pydantic", "mcp", "mcp_types", "jsonschema")
         print(sorted(m for m in sys.modules if m.split(".")[0] in heavy))
-        from claude_wrap._mcp_server import _Connection
+        from claude_wrap._mcp.server import _Connection
         conn = _Connection(ready=True)
         call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": {"a": 1}}}
         reply = anyio.run(server.handle, call, conn)

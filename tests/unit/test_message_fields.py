@@ -15,8 +15,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from claude_wrap import (
     AssistantMessage,
@@ -31,8 +30,9 @@ from claude_wrap import (
     UnknownMessage,
     UserMessage,
 )
-from claude_wrap._codec import decode_frame
-from claude_wrap._message_shapes import (
+from claude_wrap._wire.codec import decode_frame
+from claude_wrap._wire.messages import DeferredToolUse
+from claude_wrap._wire.shapes import (
     TERMINAL_TASK_STATUSES,
     AssistantMessageError,
     BackgroundTaskSummary,
@@ -53,7 +53,6 @@ from claude_wrap._message_shapes import (
     TaskNotificationStatus,
     TaskUpdatedStatus,
 )
-from claude_wrap._messages import DeferredToolUse
 
 SESSION = "e41703ae-f0f2-4aca-9bbc-5a91ce15fa8f"
 PROMPT = "11111111-1111-4111-8111-111111111111"
@@ -120,7 +119,10 @@ def test_frames_without_the_new_fields_default_to_none() -> None:
     result = decode_frame(_result())
     assert isinstance(result, ResultMessage)
     assert (result.origin, result.deferred_tool_use, result.user_message_uuid, result.user_message_uuids) == (
-        None, None, None, None,
+        None,
+        None,
+        None,
+        None,
     )
 
 
@@ -168,8 +170,13 @@ def test_origin_on_replayed_user_message_and_on_results() -> None:
 def test_peer_origin_with_keyword_key_and_unknown_kind_pass_through() -> None:
     # Not produced in our runs (needs peer sessions); the shape is MessageOrigin's.
     peer: dict[str, Any] = {
-        "kind": "peer", "from": "uds:/tmp/x.sock", "name": "other", "fromSession": "s2",
-        "senderTaskId": "t1", "body": "hello", "verifiedPeerPid": 4242,
+        "kind": "peer",
+        "from": "uds:/tmp/x.sock",
+        "name": "other",
+        "fromSession": "s2",
+        "senderTaskId": "t1",
+        "body": "hello",
+        "verifiedPeerPid": 4242,
     }
     user = decode_frame(_frame(type="user", message={"role": "user", "content": "hello"}, origin=peer))
     assert isinstance(user, UserMessage) and user.origin == peer
@@ -214,13 +221,20 @@ def test_origin_without_a_kind_counts_as_no_origin() -> None:
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["kind", "id", "name", "input", "x"]), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["kind", "id", "name", "input", "x"]), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["origin", "deferred_tool_use", "user_message_uuid", "user_message_uuids"]), json_values))
+@given(
+    st.dictionaries(
+        st.sampled_from(["origin", "deferred_tool_use", "user_message_uuid", "user_message_uuids"]), json_values
+    )
+)
 def test_any_extras_on_a_sound_result_still_give_a_result(extras: dict[str, Any]) -> None:
     m = decode_frame(_result(num_turns=2, **extras))
     assert isinstance(m, ResultMessage)
@@ -313,8 +327,15 @@ def test_terminal_task_statuses_cover_both_vocabularies() -> None:
 
 def test_task_notification_status_and_usage_by_key() -> None:
     line = _frame(
-        type="system", subtype="task_notification", task_id="t", status="stopped", output_file="/o", summary="s",
-        uuid="u", session_id="s", usage={"total_tokens": 7, "tool_uses": 2, "duration_ms": 30},
+        type="system",
+        subtype="task_notification",
+        task_id="t",
+        status="stopped",
+        output_file="/o",
+        summary="s",
+        uuid="u",
+        session_id="s",
+        usage={"total_tokens": 7, "tool_uses": 2, "duration_ms": 30},
     )
     m = decode_frame(line)
     assert isinstance(m, TaskNotificationMessage)
@@ -344,8 +365,13 @@ def test_rate_limit_info_keeps_the_raw_object_and_open_statuses() -> None:
     # rate_limit_event needs subscription rate-limit headers; 2.1.328 sent none
     # against the scripted model with an API key, so this frame is hand-made.
     info = {
-        "status": "allowed_warning", "resetsAt": 1764500000, "rateLimitType": "seven_day_opus",
-        "utilization": 0.5, "overageStatus": "rejected", "isUsingOverage": False, "surpassedThreshold": 0.5,
+        "status": "allowed_warning",
+        "resetsAt": 1764500000,
+        "rateLimitType": "seven_day_opus",
+        "utilization": 0.5,
+        "overageStatus": "rejected",
+        "isUsingOverage": False,
+        "surpassedThreshold": 0.5,
     }
     m = decode_frame(_frame(type="rate_limit_event", rate_limit_info=info, uuid="u", session_id="s"))
     assert isinstance(m, RateLimitEvent)
@@ -354,7 +380,12 @@ def test_rate_limit_info_keeps_the_raw_object_and_open_statuses() -> None:
     assert m.rate_limit_info.raw == info
 
     newer = decode_frame(
-        _frame(type="rate_limit_event", rate_limit_info={"status": "throttled", "rateLimitType": "hourly"}, uuid="u", session_id="s")
+        _frame(
+            type="rate_limit_event",
+            rate_limit_info={"status": "throttled", "rateLimitType": "hourly"},
+            uuid="u",
+            session_id="s",
+        )
     )
     assert isinstance(newer, RateLimitEvent)
     assert (newer.rate_limit_info.status, newer.rate_limit_info.rate_limit_type) == ("throttled", "hourly")
@@ -373,13 +404,26 @@ def test_malformed_rate_limit_info_is_unknown_message_with_error(info: Any) -> N
 
 
 INIT_FIELDS: dict[str, Any] = {
-    "type": "system", "subtype": "init", "cwd": "/w", "session_id": "s", "tools": ["Bash"], "model": "m",
-    "mcp_servers": [{"name": "calc", "status": "connected", "source": "sdk"}], "permissionMode": "default",
-    "slash_commands": ["doctor"], "terminal_slash_commands": ["doctor"], "apiKeySource": "ANTHROPIC_API_KEY",
-    "claude_code_version": "2.1.328", "output_style": "default", "agents": [], "skills": [],
+    "type": "system",
+    "subtype": "init",
+    "cwd": "/w",
+    "session_id": "s",
+    "tools": ["Bash"],
+    "model": "m",
+    "mcp_servers": [{"name": "calc", "status": "connected", "source": "sdk"}],
+    "permissionMode": "default",
+    "slash_commands": ["doctor"],
+    "terminal_slash_commands": ["doctor"],
+    "apiKeySource": "ANTHROPIC_API_KEY",
+    "claude_code_version": "2.1.328",
+    "output_style": "default",
+    "agents": [],
+    "skills": [],
     "plugins": [{"name": "p", "path": "builtin", "source": "p@builtin"}],
-    "capabilities": ["interrupt_receipt_v1"], "uuid": "init-uuid",
-    "fast_mode_state": "off", "fast_mode_disabled_reason": "sdk_opt_in_required",
+    "capabilities": ["interrupt_receipt_v1"],
+    "uuid": "init-uuid",
+    "fast_mode_state": "off",
+    "fast_mode_disabled_reason": "sdk_opt_in_required",
 }
 
 
@@ -416,8 +460,14 @@ def test_typed_dict_keys() -> None:
         MessageOrigin.__optional_keys__
     )
     assert ModelUsage.__required_keys__ == {
-        "inputTokens", "outputTokens", "cacheReadInputTokens", "cacheCreationInputTokens", "webSearchRequests",
-        "costUSD", "contextWindow", "maxOutputTokens",
+        "inputTokens",
+        "outputTokens",
+        "cacheReadInputTokens",
+        "cacheCreationInputTokens",
+        "webSearchRequests",
+        "costUSD",
+        "contextWindow",
+        "maxOutputTokens",
     }
     assert {"canonicalModel", "provider"} <= ModelUsage.__optional_keys__
     assert SystemInitMcpServer.__required_keys__ == {"name", "status"}
@@ -449,8 +499,8 @@ def test_shapes_module_stays_light() -> None:
 
     script = (
         "import sys\n"
-        "import claude_wrap._message_shapes\n"
-        "heavy = [m for m in ('msgspec', 'pydantic', 'anyio', 'claude_wrap._options') if m in sys.modules]\n"
+        "import claude_wrap._wire.shapes\n"
+        "heavy = [m for m in ('msgspec', 'pydantic', 'anyio', 'claude_wrap._launch.options') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
@@ -460,7 +510,10 @@ def test_shapes_module_stays_light() -> None:
     ("fields", "outcome"),
     [
         ({"subtype": "success"}, "completed"),
-        ({"subtype": "success", "is_error": True, "api_error_status": 529, "terminal_reason": "api_error"}, "api_error"),
+        (
+            {"subtype": "success", "is_error": True, "api_error_status": 529, "terminal_reason": "api_error"},
+            "api_error",
+        ),
         ({"subtype": "error_max_turns", "is_error": True, "terminal_reason": "max_turns"}, "max_turns"),
         ({"subtype": "error_max_budget_usd", "is_error": True}, "budget"),
         ({"subtype": "error_during_execution", "is_error": True, "terminal_reason": "aborted_tools"}, "interrupted"),

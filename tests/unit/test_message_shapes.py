@@ -22,12 +22,14 @@ import pytest
 import claude_wrap
 import claude_wrap.types
 from claude_wrap import ResultMessage, SystemMessage, UnknownMessage, UserMessage, decode_line
-from claude_wrap._codec import decode_frame
+from claude_wrap._wire.codec import decode_frame
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 OFFICIAL = json.loads((FIXTURES / "official_messages.json").read_text())
 SURFACE = json.loads((FIXTURES / "official_surface.json").read_text())
-LINES = {name: (FIXTURES / name).read_bytes().splitlines() for name in ("message_samples.ndjson", "recorded_stream.ndjson")}
+LINES = {
+    name: (FIXTURES / name).read_bytes().splitlines() for name in ("message_samples.ndjson", "recorded_stream.ndjson")
+}
 
 
 def _line(sample: dict[str, Any]) -> bytes:
@@ -39,7 +41,9 @@ def _id(sample: dict[str, Any]) -> str:
 
 
 def test_recorded_for_the_official_version_we_match() -> None:
-    assert OFFICIAL["version"] == SURFACE["version"], "re-run scripts/official_messages.py with the new official package"
+    assert OFFICIAL["version"] == SURFACE["version"], (
+        "re-run scripts/official_messages.py with the new official package"
+    )
 
 
 # -- the classes -------------------------------------------------------------------------
@@ -72,7 +76,12 @@ def test_field_names_and_order_match_the_surface_record(name: str) -> None:
 
 
 def test_our_own_message_and_block_types_are_dataclasses_too() -> None:
-    for cls in (claude_wrap.UnknownMessage, claude_wrap.UnknownBlock, claude_wrap.ImageBlock, claude_wrap.RedactedThinkingBlock):
+    for cls in (
+        claude_wrap.UnknownMessage,
+        claude_wrap.UnknownBlock,
+        claude_wrap.ImageBlock,
+        claude_wrap.RedactedThinkingBlock,
+    ):
         assert dataclasses.is_dataclass(cls) and cls.__hash__ is None
 
 

@@ -16,15 +16,17 @@ import anyio
 import pytest
 
 from claude_wrap import ClaudeAgentOptions
-from claude_wrap._messages import MirrorErrorMessage, ResultMessage, UnknownMessage
-from claude_wrap._mirror import MirrorBatcher
-from claude_wrap._session_store import InMemorySessionStore
+from claude_wrap._run.mirror import MirrorBatcher
+from claude_wrap._sessions.store_memory import InMemorySessionStore
+from claude_wrap._wire.messages import MirrorErrorMessage, ResultMessage, UnknownMessage
 
 pytestmark = pytest.mark.anyio
 
 SID = str(uuid.UUID(int=9))
 KEY = {"project_key": "-proj", "session_id": SID}
-_RESULT = ResultMessage(subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID)
+_RESULT = ResultMessage(
+    subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID
+)
 
 
 def _frame(projects: Path, n: int) -> UnknownMessage:

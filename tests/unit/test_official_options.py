@@ -23,12 +23,13 @@ import pytest
 
 import claude_wrap
 from claude_wrap import ClaudeAgentOptions, OptionsWarning
-from claude_wrap._argv import AGENT_SDK_VERSION, build_launch
-from claude_wrap._control_plane import control_plane, initialize_request
+from claude_wrap._launch.argv import AGENT_SDK_VERSION, build_launch
+from claude_wrap._launch.control_plane import control_plane, initialize_request
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICIAL = json.loads((ROOT / "tests" / "fixtures" / "official_options.json").read_text())
 SURFACE = json.loads((ROOT / "tests" / "fixtures" / "official_surface.json").read_text())
+
 
 def test_recorded_from_the_version_we_follow() -> None:
     assert OFFICIAL["version"] == SURFACE["version"] == AGENT_SDK_VERSION

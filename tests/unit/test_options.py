@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from claude_wrap import ClaudeAgentOptions, ClaudeSDKClient, InMemorySessionStore, OptionsWarning, query
-from claude_wrap._argv import build_launch
-from claude_wrap._options import copy_with
+from claude_wrap._launch.argv import build_launch
+from claude_wrap._launch.options import copy_with
 
 
 async def _allow(tool_name: str, tool_input: dict[str, Any], context: Any) -> Any:
@@ -144,8 +144,13 @@ async def test_official_errors_come_when_a_client_connects(fields: dict[str, Any
 
 @pytest.mark.anyio
 async def test_continue_needs_a_listing_store_unless_resume_is_given() -> None:
-    options = ClaudeAgentOptions(cli_path="/nonexistent/claude", session_store=_MinimalStore(), continue_conversation=True)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match=r"^continue_conversation with session_store requires the store to implement list_sessions\(\)$"):
+    options = ClaudeAgentOptions(
+        cli_path="/nonexistent/claude", session_store=_MinimalStore(), continue_conversation=True
+    )  # type: ignore[arg-type]
+    with pytest.raises(
+        ValueError,
+        match=r"^continue_conversation with session_store requires the store to implement list_sessions\(\)$",
+    ):
         await query(prompt="hi", options=options).__anext__()
 
 
@@ -236,7 +241,7 @@ async def test_our_fields_are_checked_again_when_a_run_starts() -> None:
 )
 def test_a_shadowed_can_use_tool_gives_one_warning(fields: dict[str, Any], shown: str) -> None:
     from claude_wrap import CanUseToolShadowedWarning
-    from claude_wrap._control_plane import control_plane
+    from claude_wrap._launch.control_plane import control_plane
 
     options = ClaudeAgentOptions(can_use_tool=_allow, **fields)
     with warnings.catch_warnings(record=True) as caught:
@@ -247,7 +252,7 @@ def test_a_shadowed_can_use_tool_gives_one_warning(fields: dict[str, Any], shown
 
 
 def test_narrow_rules_do_not_shadow_can_use_tool() -> None:
-    from claude_wrap._control_plane import control_plane
+    from claude_wrap._launch.control_plane import control_plane
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -6,7 +6,7 @@ import pytest
 from opentelemetry.sdk.trace import TracerProvider
 
 from claude_wrap import ClaudeAgentOptions
-from claude_wrap._argv import _child_env
+from claude_wrap._launch.argv import _child_env
 
 pytestmark = pytest.mark.otel
 

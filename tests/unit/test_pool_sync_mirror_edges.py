@@ -10,18 +10,22 @@ import anyio
 import pytest
 
 from claude_wrap._exceptions import ClaudeSDKError, SessionStateError
-from claude_wrap._messages import ResultMessage, UnknownMessage
-from claude_wrap._mirror import MirrorBatcher
-from claude_wrap._session_store import InMemorySessionStore
+from claude_wrap._run.mirror import MirrorBatcher
+from claude_wrap._sessions.store_memory import InMemorySessionStore
+from claude_wrap._wire.messages import ResultMessage, UnknownMessage
 
 SID = str(uuid.UUID(int=7))
 KEY = {"project_key": "-proj", "session_id": SID}
-_RESULT = ResultMessage(subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID)
+_RESULT = ResultMessage(
+    subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID
+)
 
 
 def _frame(projects: Path, n: int) -> UnknownMessage:
     path = str(projects / "-proj" / f"{SID}.jsonl")
-    return UnknownMessage(type="transcript_mirror", subtype=None, data={"filePath": path, "entries": [{"type": "x", "n": n}]})
+    return UnknownMessage(
+        type="transcript_mirror", subtype=None, data={"filePath": path, "entries": [{"type": "x", "n": n}]}
+    )
 
 
 class _StoreTimesOut(InMemorySessionStore):
@@ -59,7 +63,7 @@ async def test_a_timeout_raised_by_the_store_is_retried_and_the_batch_kept(tmp_p
 
 # -- sync facade -------------------------------------------------------------------
 
-from claude_wrap._transport import LineTransport  # noqa: E402
+from claude_wrap._process.transport import LineTransport  # noqa: E402
 from claude_wrap.testing import MockTransport, initialize_response  # noqa: E402
 
 
@@ -118,7 +122,7 @@ def test_sync_iterator_used_after_disconnect_is_a_typed_misuse_error() -> None:
 
 
 async def _store_with_session(cwd: Path) -> InMemorySessionStore:
-    from claude_wrap._transcripts import project_key_for_directory
+    from claude_wrap._sessions.transcripts import project_key_for_directory
 
     store = InMemorySessionStore()
     key = {"project_key": project_key_for_directory(cwd), "session_id": SID}
@@ -138,8 +142,8 @@ async def test_resume_config_dir_is_removed_when_argv_files_cannot_be_written(
     import tempfile
 
     from claude_wrap import ClaudeAgentOptions
-    from claude_wrap import _argv
-    from claude_wrap._connect import open_session
+    from claude_wrap._launch import argv as _argv
+    from claude_wrap._run.connect import open_session
 
     cwd = tmp_path / "cwd"
     cwd.mkdir()
@@ -153,7 +157,10 @@ async def test_resume_config_dir_is_removed_when_argv_files_cannot_be_written(
     monkeypatch.setattr(_argv.Launch, "materialize", boom)
     store = await _store_with_session(cwd)
     options = ClaudeAgentOptions(
-        cwd=cwd, resume=SID, session_store=store, cli_path=sys.executable,
+        cwd=cwd,
+        resume=SID,
+        session_store=store,
+        cli_path=sys.executable,
         env={"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")},
     )
     with pytest.raises(OSError):
@@ -165,10 +172,10 @@ async def test_resume_config_dir_is_removed_when_argv_files_cannot_be_written(
 async def test_store_load_timeout_on_resume_is_a_claude_sdk_error(tmp_path: Path) -> None:
     # Every other timeout of the library is a ClaudeSDKError (ControlTimeoutError,
     # TurnTimeoutError, both also TimeoutError); the load_timeout_ms limit on
-    # resume raises a bare builtin TimeoutError (_mirror._bounded), so
+    # resume raises a bare builtin TimeoutError (_run.mirror._bounded), so
     # `except ClaudeSDKError` around query() misses it.
     from claude_wrap import ClaudeAgentOptions
-    from claude_wrap._mirror import materialize_resume
+    from claude_wrap._run.mirror import materialize_resume
 
     class SlowStore(InMemorySessionStore):
         async def load(self, key: Any) -> Any:
@@ -187,8 +194,15 @@ async def test_store_load_timeout_on_resume_is_a_claude_sdk_error(tmp_path: Path
 
 
 def _result_frame() -> dict[str, Any]:
-    return {"type": "result", "subtype": "success", "duration_ms": 0, "duration_api_ms": 0,
-            "is_error": False, "num_turns": 1, "session_id": SID}
+    return {
+        "type": "result",
+        "subtype": "success",
+        "duration_ms": 0,
+        "duration_api_ms": 0,
+        "is_error": False,
+        "num_turns": 1,
+        "session_id": SID,
+    }
 
 
 @pytest.mark.anyio
@@ -201,7 +215,7 @@ async def test_a_member_being_polled_is_not_handed_out(monkeypatch: pytest.Monke
     # is denied) although the user's callback would have allowed it.
     import claude_wrap._pool as pool_mod
     from claude_wrap import ClaudeAgentOptions, PermissionResultAllow
-    from claude_wrap._connect import open_session as real_open_session
+    from claude_wrap._run.connect import open_session as real_open_session
 
     mocks: list[MockTransport] = []
 
@@ -209,9 +223,18 @@ async def test_a_member_being_polled_is_not_handed_out(monkeypatch: pytest.Monke
         if frame.get("type") == "control_request":
             return [initialize_response(frame)]
         if frame.get("type") == "user":
-            return [{"type": "control_request", "request_id": "perm-1",
-                     "request": {"subtype": "can_use_tool", "tool_name": "Bash",
-                                 "input": {"command": "ls"}, "tool_use_id": "t1"}}]
+            return [
+                {
+                    "type": "control_request",
+                    "request_id": "perm-1",
+                    "request": {
+                        "subtype": "can_use_tool",
+                        "tool_name": "Bash",
+                        "input": {"command": "ls"},
+                        "tool_use_id": "t1",
+                    },
+                }
+            ]
         if frame.get("type") == "control_response":
             return [_result_frame()]
         return None
@@ -236,6 +259,6 @@ async def test_a_member_being_polled_is_not_handed_out(monkeypatch: pytest.Monke
                 await anyio.sleep(0.003)
                 if pool._idle and pool._idle[0].session._pump_lock.locked():
                     break
-            messages = [m async for m in pool.query(prompt="go")]
+            _messages = [m async for m in pool.query(prompt="go")]
     answers = [f for f in mocks[0].sent if f.get("type") == "control_response"]
     assert answers and answers[0]["response"]["subtype"] == "success", answers

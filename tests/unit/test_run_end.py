@@ -15,7 +15,7 @@ import anyio
 import pytest
 
 from claude_wrap import ClaudeAgentOptions, PermissionResultAllow, ResultMessage, SystemMessage, query
-from claude_wrap._run_end import DEFAULT_CEILING_MS, RunLedger, ceiling_ms
+from claude_wrap._run.run_end import DEFAULT_CEILING_MS, RunLedger, ceiling_ms
 from claude_wrap.testing import MockTransport, initialize_response
 
 # -- the ledger ----------------------------------------------------------------------------
@@ -309,7 +309,7 @@ async def test_nothing_to_write_closes_stdin_at_once() -> None:
 
 
 def test_the_binary_is_asked_to_report_its_session_state() -> None:
-    from claude_wrap._argv import build_launch
+    from claude_wrap._launch.argv import build_launch
 
     assert build_launch(ClaudeAgentOptions(), "claude").env["CLAUDE_CODE_SDK_READS_SESSION_STATE"] == "1"
     # A value the caller chose, in any spelling, is left alone.

@@ -23,12 +23,11 @@ from typing import Any
 
 import anyio
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import claude_wrap
 from claude_wrap import ClaudeAgentOptions, CLINotFoundError, SubprocessTransport
-from claude_wrap._argv import HEAD_ARGS, TAIL_ARGS, build_launch
+from claude_wrap._launch.argv import HEAD_ARGS, TAIL_ARGS, build_launch
 
 PACKAGE = Path(claude_wrap.__file__).parent
 CLI = "/opt/claude/claude"
@@ -182,7 +181,9 @@ hostile_values = st.sampled_from(
         "--",
         "-- --help",
     ]
-) | st.text(st.characters(exclude_characters="\0"), min_size=0, max_size=20).map(lambda s: "-" + s)  # NUL: refused by name
+) | st.text(st.characters(exclude_characters="\0"), min_size=0, max_size=20).map(
+    lambda s: "-" + s
+)  # NUL: refused by name
 
 
 def _flag_names(argv: list[str]) -> list[str]:
@@ -290,13 +291,22 @@ def _shown_file(argv: list[str], flag: str) -> Any:
 def test_explain_shows_json_files_redacted_by_name_and_by_shape() -> None:
     raw = json.dumps(
         {
-            "env": {"MY_TOKEN": SECRET, "PLAIN": "shown", "ORDINARY": f"{SECRET}-plain", "HEX": "b1a628cd698de4f916a56bfade40e63fc539fd07"},
+            "env": {
+                "MY_TOKEN": SECRET,
+                "PLAIN": "shown",
+                "ORDINARY": f"{SECRET}-plain",
+                "HEX": "b1a628cd698de4f916a56bfade40e63fc539fd07",
+            },
             "apiUrl": f"https://a:{SECRET}@h",
         }
     )
     servers = {
         "args": {"command": "srv", "args": ["--api-key", "hunter2", "--token=abc", "--port", "8080"]},
-        "url": {"type": "http", "url": "https://mcp.local/x?access_token=t0k3n&team=blue", "headers": {"Authorization": "Bearer x"}},
+        "url": {
+            "type": "http",
+            "url": "https://mcp.local/x?access_token=t0k3n&team=blue",
+            "headers": {"Authorization": "Bearer x"},
+        },
     }
     argv = ClaudeAgentOptions(settings=raw, mcp_servers=servers).explain().argv  # type: ignore[arg-type]
     assert _shown_file(argv, "--settings") == {
@@ -325,12 +335,15 @@ def test_explain_shows_json_files_redacted_by_name_and_by_shape() -> None:
         ("11111111-2222-4333-8444-555555555555", "11111111-2222-4333-8444-555555555555"),
         ("claude-sonnet-4-5-20250929", "claude-sonnet-4-5-20250929"),
         ("--max-thinking-tokens", "--max-thinking-tokens"),
-        ("/home/me/.cache/claude-wrap/claude-code/2.1.332/linux-x64/claude", "/home/me/.cache/claude-wrap/claude-code/2.1.332/linux-x64/claude"),
+        (
+            "/home/me/.cache/claude-wrap/claude-code/2.1.332/linux-x64/claude",
+            "/home/me/.cache/claude-wrap/claude-code/2.1.332/linux-x64/claude",
+        ),
         ("mcp__my_server__some_long_tool_name_v2", "mcp__my_server__some_long_tool_name_v2"),
     ],
 )
 def test_secrets_are_redacted_by_shape(text: str, shown: str) -> None:
-    from claude_wrap._redact import redact_text
+    from claude_wrap._launch.redact import redact_text
 
     assert redact_text(text) == shown
 

@@ -24,9 +24,9 @@ from claude_wrap import (
     TurnTimeoutError,
     query,
 )
-from claude_wrap._messages import AssistantMessage, ResultMessage
-from claude_wrap._protocol import Session
-from claude_wrap._transport import SubprocessTransport
+from claude_wrap._process.transport import SubprocessTransport
+from claude_wrap._run.protocol import Session
+from claude_wrap._wire.messages import AssistantMessage, ResultMessage
 from claude_wrap.testing import MockTransport, initialize_response
 
 pytestmark = pytest.mark.anyio

@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
-from claude_wrap._session_store import SessionKey, SessionSummaryEntry
-from claude_wrap._store_summary import fold_session_summary, summary_to_info
+from claude_wrap._sessions.store import SessionKey, SessionSummaryEntry
+from claude_wrap._sessions.summary import fold_session_summary, summary_to_info
 
 KEY: SessionKey = {"project_key": "proj", "session_id": "sid"}
 
@@ -32,10 +31,15 @@ def test_fields_set_once_and_fields_the_latest_value_wins() -> None:
     summary = _fold(
         [
             {"type": "permission-mode", "mode": "default"},  # no timestamp: created_at waits for one
-            _user("<command-name>/init</command-name>", timestamp="2024-05-01T10:00:00.000Z", cwd="/a", gitBranch="main"),
+            _user(
+                "<command-name>/init</command-name>", timestamp="2024-05-01T10:00:00.000Z", cwd="/a", gitBranch="main"
+            ),
         ],
         [_user("  what is\nthis  ", timestamp="2024-05-01T10:00:05Z", cwd="/b"), {"type": "x", "aiTitle": "AI"}],
-        [{"type": "custom-title", "customTitle": "mine"}, _user("second prompt", gitBranch="dev", lastPrompt="second prompt")],
+        [
+            {"type": "custom-title", "customTitle": "mine"},
+            _user("second prompt", gitBranch="dev", lastPrompt="second prompt"),
+        ],
         [{"type": "tag", "tag": "t1"}, {"type": "x", "gitBranch": 3}],  # not a string: changes nothing
     )
     info = summary_to_info(summary, "/proj")
@@ -50,7 +54,9 @@ def test_fields_set_once_and_fields_the_latest_value_wins() -> None:
 
 
 def test_an_empty_tag_entry_clears_the_tag_and_a_slash_command_is_the_fallback_prompt() -> None:
-    summary = _fold([_user([{"type": "text", "text": "<command-name>/review</command-name>"}]), {"type": "tag", "tag": "x"}])
+    summary = _fold(
+        [_user([{"type": "text", "text": "<command-name>/review</command-name>"}]), {"type": "tag", "tag": "x"}]
+    )
     summary = fold_session_summary(summary, KEY, [{"type": "tag", "tag": ""}])
     info = summary_to_info(summary)
     assert info is not None and info.tag is None
@@ -87,7 +93,12 @@ def test_a_summary_started_by_the_official_fold_folds_further() -> None:
     }
     info = summary_to_info(fold_session_summary(theirs, KEY, [{"type": "x", "gitBranch": "b"}]))
     assert info is not None
-    assert (info.first_prompt, info.git_branch, info.file_size, info.last_modified) == ("their prompt", "b", None, 1_700_000_000_000)
+    assert (info.first_prompt, info.git_branch, info.file_size, info.last_modified) == (
+        "their prompt",
+        "b",
+        None,
+        1_700_000_000_000,
+    )
 
 
 def test_long_prompts_are_cut() -> None:
@@ -115,7 +126,9 @@ _text = st.sampled_from(
 )
 _maybe_str = st.one_of(st.none(), st.just(""), st.sampled_from(["a", "b", "title c"]))
 _timestamp = st.one_of(
-    st.none(), st.just("not a time"), st.sampled_from(["2024-01-01T00:00:00.000Z", "2024-06-30T12:34:56Z", "2025-02-03T04:05:06+02:00"])
+    st.none(),
+    st.just("not a time"),
+    st.sampled_from(["2024-01-01T00:00:00.000Z", "2024-06-30T12:34:56Z", "2025-02-03T04:05:06+02:00"]),
 )
 
 

@@ -23,8 +23,8 @@ from claude_wrap import (
     ToolUseBlock,
     UserMessage,
 )
-from claude_wrap._codec import decode_line
-from claude_wrap._messages import (
+from claude_wrap._wire.codec import decode_line
+from claude_wrap._wire.messages import (
     CitationsDelta,
     SignatureDelta,
     TextDelta,
@@ -32,7 +32,7 @@ from claude_wrap._messages import (
     ToolInputDelta,
     UnknownDelta,
 )
-from claude_wrap._stream import (
+from claude_wrap._wire.stream import (
     Shown,
     StreamAccumulator,
     TextChunk,
@@ -98,7 +98,9 @@ def test_recorded_deltas_are_typed(recorded: list[Any]) -> None:
     assert counts == {"ThinkingDelta": 156, "SignatureDelta": 2, "TextDelta": 166, "ToolInputDelta": 14}
     assert all(e.delta is None for e in events if e.event["type"] != "content_block_delta")
 
-    tool = next(b for m in recorded if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, ToolUseBlock))
+    tool = next(
+        b for m in recorded if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, ToolUseBlock)
+    )
     pieces = [d.partial_json for d in deltas if isinstance(d, ToolInputDelta)]
     assert json.loads("".join(pieces)) == tool.input
     assert {d.index for d in deltas if isinstance(d, ToolInputDelta)} == {2}
@@ -154,7 +156,9 @@ def test_odd_delta_events_give_none_or_defaults() -> None:
     assert _event({"type": "content_block_delta", "delta": "x"}).delta is None
     assert _event({"type": "content_block_delta", "index": "1", "delta": {"type": "text_delta"}}).delta is None
     # No index: the only block there is.
-    assert _event({"type": "content_block_delta", "delta": {"type": "text_delta", "text": "a"}}).delta == TextDelta(0, "a")
+    assert _event({"type": "content_block_delta", "delta": {"type": "text_delta", "text": "a"}}).delta == TextDelta(
+        0, "a"
+    )
     assert _event({"type": "message_start", "message": {"id": 7}}).message_id is None
     assert _event({"type": "ping"}).delta is None
 
@@ -193,7 +197,9 @@ def test_recorded_run_without_its_deltas(recorded: list[Any]) -> None:
 
 def test_recorded_run_without_its_final_frames_parses_the_tool_input(recorded: list[Any]) -> None:
     shown = _feed([m for m in recorded if not isinstance(m, AssistantMessage)])
-    tool = next(b for m in recorded if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, ToolUseBlock))
+    tool = next(
+        b for m in recorded if isinstance(m, AssistantMessage) for b in m.content if isinstance(b, ToolUseBlock)
+    )
     assert [(c.id, c.input) for c in shown if isinstance(c, ToolCall)] == [(tool.id, tool.input)]
 
 

@@ -51,14 +51,14 @@ def _fields(cls: Any) -> set[str]:
 @pytest.mark.parametrize("name", SURFACE["top"])
 def test_every_official_top_level_name_exists(name: str) -> None:
     namespace: dict[str, object] = {}
-    exec(f"from claude_wrap import {name}", namespace)
+    exec(f"from claude_wrap import {name}", namespace)  # noqa: S102 - an import by name
     assert namespace[name] is not None
 
 
 @pytest.mark.parametrize("name", SURFACE["types"])
 def test_every_official_types_name_exists_in_claude_wrap_types(name: str) -> None:
     namespace: dict[str, object] = {}
-    exec(f"from claude_wrap.types import {name}", namespace)
+    exec(f"from claude_wrap.types import {name}", namespace)  # noqa: S102 - an import by name
     # The same object as the package's own name, never a copy.
     if name in claude_wrap.__all__:
         assert namespace[name] is getattr(claude_wrap, name)
@@ -85,9 +85,9 @@ def test_types_module_lists_its_names_and_loads_lazily() -> None:
     script = (
         "import sys\n"
         "import claude_wrap.types\n"
-        "assert 'claude_wrap._messages' not in sys.modules and 'msgspec' not in sys.modules\n"
+        "assert 'claude_wrap._wire.messages' not in sys.modules and 'msgspec' not in sys.modules\n"
         "claude_wrap.types.ResultMessage\n"
-        "assert 'claude_wrap._messages' in sys.modules\n"
+        "assert 'claude_wrap._wire.messages' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
 
@@ -156,7 +156,11 @@ def _same_default(ours: Any, official_repr: str) -> bool:
 def _signature_problems(official: dict[str, Any], func: Any, *, method: bool = False) -> list[str]:
     """How ``func`` differs from the recorded official signature, one line each."""
     problems = []
-    if official["call"] != "property" and official_surface.call_style(func) != official["call"] and not _iterates_alike(official, func):
+    if (
+        official["call"] != "property"
+        and official_surface.call_style(func) != official["call"]
+        and not _iterates_alike(official, func)
+    ):
         problems.append(f"called as {official_surface.call_style(func)}, officially {official['call']}")
     theirs = official["params"]
     ours = _params(func)
@@ -168,7 +172,9 @@ def _signature_problems(official: dict[str, Any], func: Any, *, method: bool = F
             continue
         got = ours[i]
         if got.name != expected["name"] or got.kind.name != expected["kind"]:
-            problems.append(f"parameter {i}: {got.name} ({got.kind.name}), officially {expected['name']} ({expected['kind']})")
+            problems.append(
+                f"parameter {i}: {got.name} ({got.kind.name}), officially {expected['name']} ({expected['kind']})"
+            )
             continue
         has_default = got.default is not inspect.Parameter.empty
         if "default" not in expected and has_default:
@@ -177,7 +183,7 @@ def _signature_problems(official: dict[str, Any], func: Any, *, method: bool = F
             shown = repr(got.default) if has_default else "none"
             problems.append(f"{got.name}: default {shown}, officially {expected['default']}")
     official_kwargs = any(p["kind"] == "VAR_KEYWORD" for p in theirs)
-    for extra in ours[len(theirs):]:
+    for extra in ours[len(theirs) :]:
         if extra.kind is inspect.Parameter.VAR_KEYWORD and not official_kwargs:
             problems.append(f"extra **{extra.name}: accepts (and hides) misspelled keywords")
         elif extra.kind is not inspect.Parameter.KEYWORD_ONLY or extra.default is inspect.Parameter.empty:
@@ -225,16 +231,20 @@ def _field_problems(official: list[dict[str, Any]], cls: type) -> list[str]:
         got = by_name.get(expected["name"])
         if got is None:
             continue
-        if "default" in expected and (got.default is dataclasses.MISSING or not _same_default(got.default, expected["default"])):
+        if "default" in expected and (
+            got.default is dataclasses.MISSING or not _same_default(got.default, expected["default"])
+        ):
             shown = "none" if got.default is dataclasses.MISSING else repr(got.default)
             problems.append(f"{got.name}: default {shown}, officially {expected['default']}")
         elif "default_factory" in expected:
             factory = getattr(got.default_factory, "__qualname__", repr(got.default_factory))
             if got.default_factory is dataclasses.MISSING or factory != expected["default_factory"]:
                 problems.append(f"{got.name}: default factory {factory}, officially {expected['default_factory']}")
-        elif "default" not in expected and (got.default is not dataclasses.MISSING or got.default_factory is not dataclasses.MISSING):
+        elif "default" not in expected and (
+            got.default is not dataclasses.MISSING or got.default_factory is not dataclasses.MISSING
+        ):
             problems.append(f"{got.name}: has a default, officially required")
-    for extra in ours[len(official):]:
+    for extra in ours[len(official) :]:
         if extra.init and extra.default is dataclasses.MISSING and extra.default_factory is dataclasses.MISSING:
             problems.append(f"extra field {extra.name} has no default: official-style construction fails")
     return problems
@@ -281,7 +291,13 @@ def test_literal_values(name: str) -> None:
 
 
 def test_signature_check_accepts_our_additions_and_rejects_changes() -> None:
-    official = {"call": "coroutine", "params": [{"name": "a", "kind": "POSITIONAL_OR_KEYWORD"}, {"name": "b", "kind": "KEYWORD_ONLY", "default": "None"}]}
+    official = {
+        "call": "coroutine",
+        "params": [
+            {"name": "a", "kind": "POSITIONAL_OR_KEYWORD"},
+            {"name": "b", "kind": "KEYWORD_ONLY", "default": "None"},
+        ],
+    }
 
     async def same(a: int, *, b: int | None = None, timeout: float = 1.0) -> None: ...
     async def renamed(x: int, *, b: int | None = None) -> None: ...
@@ -290,8 +306,12 @@ def test_signature_check_accepts_our_additions_and_rejects_changes() -> None:
     async def other_default(a: int, *, b: int | None = 3) -> None: ...
 
     assert _signature_problems(official, same) == []
-    assert _signature_problems(official, renamed) == ["parameter 0: x (POSITIONAL_OR_KEYWORD), officially a (POSITIONAL_OR_KEYWORD)"]
-    assert _signature_problems(official, required_extra) == ["extra parameter c (KEYWORD_ONLY) is not keyword-only with a default"]
+    assert _signature_problems(official, renamed) == [
+        "parameter 0: x (POSITIONAL_OR_KEYWORD), officially a (POSITIONAL_OR_KEYWORD)"
+    ]
+    assert _signature_problems(official, required_extra) == [
+        "extra parameter c (KEYWORD_ONLY) is not keyword-only with a default"
+    ]
     assert _signature_problems(official, not_async) == ["called as function, officially coroutine"]
     assert _signature_problems(official, other_default) == ["b: default 3, officially None"]
 
@@ -320,6 +340,6 @@ def test_field_check_accepts_trailing_fields_with_defaults() -> None:
 
 def test_pinned_binary_is_the_one_the_official_package_bundles() -> None:
     # `make bump` moves both together; a new record alone fails here.
-    from claude_wrap._binary import pinned_version
+    from claude_wrap._process.binary import pinned_version
 
     assert pinned_version() == SURFACE["cli_version"]

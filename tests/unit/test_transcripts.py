@@ -27,8 +27,8 @@ from claude_wrap import (
     rename_session,
     tag_session,
 )
-from claude_wrap._mirror import MirrorBatcher
-from claude_wrap._transcripts import sanitize_path
+from claude_wrap._run.mirror import MirrorBatcher
+from claude_wrap._sessions.transcripts import sanitize_path
 
 SID = "11111111-2222-4333-8444-555555555555"
 U1 = "00000000-0000-4000-8000-0000000000a1"
@@ -84,7 +84,10 @@ def test_messages_follow_the_main_chain_and_skip_bad_lines(layout: tuple[Path, P
         ("assistant", "a2", "second answer"),
     ]
     assert messages[0].session_id == SID
-    assert [m.uuid for m in get_session_messages(SID, directory=project, limit=2, offset=1, config_dir=config)] == [A1, "u2"]
+    assert [m.uuid for m in get_session_messages(SID, directory=project, limit=2, offset=1, config_dir=config)] == [
+        A1,
+        "u2",
+    ]
     # Without a directory every project is searched.
     assert len(get_session_messages(SID, config_dir=config)) == 4
     assert get_session_messages("not-a-uuid", config_dir=config) == []
@@ -103,7 +106,9 @@ def test_info_listing_and_mutations(layout: tuple[Path, Path]) -> None:
     rename_session(SID, "  My title ", directory=project, config_dir=config)
     tag_session(SID, "urgent", directory=project, config_dir=config)
     listed = list_sessions(directory=project, config_dir=config)
-    assert [(i.session_id, i.summary, i.custom_title, i.tag) for i in listed] == [(SID, "My title", "My title", "urgent")]
+    assert [(i.session_id, i.summary, i.custom_title, i.tag) for i in listed] == [
+        (SID, "My title", "My title", "urgent")
+    ]
     tag_session(SID, None, directory=project, config_dir=config)
     assert list_sessions(config_dir=config)[0].tag is None
     # The half-written line did not swallow the appended entries, and reading still works.
@@ -181,10 +186,14 @@ class Flaky(InMemorySessionStore):
 
 def _frame(projects: Path, n: int, session: str = SID) -> UnknownMessage:
     path = str(projects / "-proj" / f"{session}.jsonl")
-    return UnknownMessage(type="transcript_mirror", subtype=None, data={"filePath": path, "entries": [{"type": "x", "n": n}]})
+    return UnknownMessage(
+        type="transcript_mirror", subtype=None, data={"filePath": path, "entries": [{"type": "x", "n": n}]}
+    )
 
 
-_RESULT = ResultMessage(subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID)
+_RESULT = ResultMessage(
+    subtype="success", duration_ms=0, duration_api_ms=0, is_error=False, num_turns=1, session_id=SID
+)
 
 
 @pytest.mark.anyio
@@ -218,7 +227,7 @@ async def test_batcher_drops_foreign_paths_and_caps_what_it_keeps(tmp_path: Path
 @pytest.mark.anyio
 async def test_materialized_resume_is_private_and_removed(tmp_path: Path) -> None:
     from claude_wrap import ClaudeAgentOptions
-    from claude_wrap._mirror import materialize_resume
+    from claude_wrap._run.mirror import materialize_resume
 
     store = InMemorySessionStore()
     cwd = tmp_path / "cwd"
@@ -227,7 +236,9 @@ async def test_materialized_resume_is_private_and_removed(tmp_path: Path) -> Non
     await store.append(key, [_entry("user", "u1", None, "hi")])  # type: ignore[arg-type]
     await store.append({**key, "subpath": "subagents/agent-z"}, [{"type": "agent_metadata", "toolUseId": "t"}])  # type: ignore[typeddict-item]
     await store.append({**key, "subpath": "../../escape"}, [{"type": "x"}])  # type: ignore[typeddict-item]
-    options = ClaudeAgentOptions(cwd=cwd, resume=SID, session_store=store, env={"CLAUDE_CONFIG_DIR": str(tmp_path / "none")})
+    options = ClaudeAgentOptions(
+        cwd=cwd, resume=SID, session_store=store, env={"CLAUDE_CONFIG_DIR": str(tmp_path / "none")}
+    )
     made = await materialize_resume(options)
     assert made is not None
     root = Path(made.directory)
@@ -246,7 +257,7 @@ async def test_materialized_resume_is_private_and_removed(tmp_path: Path) -> Non
 
 def test_runs_check_the_store_before_they_start() -> None:
     from claude_wrap import ClaudeAgentOptions
-    from claude_wrap._options import check_run
+    from claude_wrap._launch.checks import check_run
 
     class AppendOnly:
         async def append(self, key: Any, entries: Any) -> None: ...
@@ -265,7 +276,7 @@ def test_runs_check_the_store_before_they_start() -> None:
 @pytest.mark.anyio
 async def test_resume_from_a_failing_store_raises_a_runtime_error_naming_the_call(tmp_path: Path) -> None:
     from claude_wrap import ClaudeAgentOptions, SessionStoreError
-    from claude_wrap._mirror import materialize_resume
+    from claude_wrap._run.mirror import materialize_resume
 
     class Down(InMemorySessionStore):
         async def load(self, key: Any) -> Any:
@@ -275,22 +286,30 @@ async def test_resume_from_a_failing_store_raises_a_runtime_error_naming_the_cal
     with pytest.raises(RuntimeError) as info:
         await materialize_resume(options)
     assert isinstance(info.value, SessionStoreError) and isinstance(info.value.__cause__, ConnectionError)
-    assert str(info.value) == f"SessionStore.load() for session {SID} failed during resume materialization: connection refused"
+    assert (
+        str(info.value)
+        == f"SessionStore.load() for session {SID} failed during resume materialization: connection refused"
+    )
 
 
 @pytest.mark.anyio
 async def test_continue_skips_ids_that_are_not_uuids_and_subagent_sessions(tmp_path: Path) -> None:
     from claude_wrap import ClaudeAgentOptions
-    from claude_wrap._mirror import materialize_resume
+    from claude_wrap._run.mirror import materialize_resume
 
     store = InMemorySessionStore()
     project = project_key_for_directory(tmp_path)
     await store.append({"project_key": project, "session_id": SID}, [_entry("user", U1, None, "mine")])  # type: ignore[arg-type]
     side = str(uuid.uuid4())
-    await store.append({"project_key": project, "session_id": side}, [{**_entry("user", "s", None, "sub"), "isSidechain": True}])  # type: ignore[arg-type]
+    await store.append(
+        {"project_key": project, "session_id": side}, [{**_entry("user", "s", None, "sub"), "isSidechain": True}]
+    )  # type: ignore[arg-type]
     await store.append({"project_key": project, "session_id": "../../newest"}, [_entry("user", "x", None, "bad id")])  # type: ignore[arg-type]
     await store.append({"project_key": project, "session_id": SID, "subpath": "subagents/agent-\x00"}, [{"type": "x"}])  # type: ignore[typeddict-item]
-    await store.append({"project_key": project, "session_id": SID, "subpath": "subagents/only-meta"}, [{"type": "agent_metadata", "a": 1}])  # type: ignore[typeddict-item]
+    await store.append(
+        {"project_key": project, "session_id": SID, "subpath": "subagents/only-meta"},
+        [{"type": "agent_metadata", "a": 1}],
+    )  # type: ignore[typeddict-item]
     made = await materialize_resume(ClaudeAgentOptions(cwd=tmp_path, continue_conversation=True, session_store=store))
     assert made is not None
     try:

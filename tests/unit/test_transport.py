@@ -32,7 +32,7 @@ from claude_wrap import (
 )
 
 sys.path.insert(0, str(Path(__file__).parent))
-import fake_cli  # noqa: E402
+import fake_cli
 
 FAKE = str(Path(__file__).with_name("fake_cli.py"))
 
@@ -174,7 +174,12 @@ async def test_stderr_callback_gets_lines_and_a_raising_callback_does_not_break_
         raise RuntimeError("callback bug")
 
     async with running(
-        r"err:warn 1\nwarn 2\n", "sleep:0.05", r"out:a\n", r"err:warn 3\n", "sleep:0.05", r"out:b\n",
+        r"err:warn 1\nwarn 2\n",
+        "sleep:0.05",
+        r"out:a\n",
+        r"err:warn 3\n",
+        "sleep:0.05",
+        r"out:b\n",
         stderr_callback=callback,
     ) as t:
         assert await read_all(t) == [b"a", b"b"]

@@ -23,7 +23,6 @@ from claude_wrap import (
     AssistantMessage,
     ClaudeAgentOptions,
     ClaudeSDKClient,
-    CLIJSONDecodeError,
     ProcessError,
     ResultMessage,
     SystemMessage,

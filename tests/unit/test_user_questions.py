@@ -7,13 +7,17 @@ from typing import Any
 
 import pytest
 
-from claude_wrap import ClaudeAgentOptions, PermissionResultAllow
-from claude_wrap import UserQuestion, answer_user_questions, user_questions
+from claude_wrap import ClaudeAgentOptions, PermissionResultAllow, UserQuestion, answer_user_questions, user_questions
 
 INPUT: dict[str, Any] = {
     "questions": [
         {"question": "One?", "header": "1", "multiSelect": False, "options": [{"label": "a", "description": "A"}]},
-        {"question": "Many?", "header": "2", "multiSelect": True, "options": [{"label": "x"}, {"label": "y", "preview": "p"}]},
+        {
+            "question": "Many?",
+            "header": "2",
+            "multiSelect": True,
+            "options": [{"label": "x"}, {"label": "y", "preview": "p"}],
+        },
     ]
 }
 

@@ -8,8 +8,8 @@ import anyio
 import pytest
 
 from claude_wrap import ClaudeAgentOptions, HookMatcher, TurnTimeoutError
-from claude_wrap._control_plane import control_plane
-from claude_wrap._protocol import Session
+from claude_wrap._launch.control_plane import control_plane
+from claude_wrap._run.protocol import Session
 from claude_wrap.testing import MockTransport
 
 pytestmark = pytest.mark.anyio

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient, ResultMessage, query
+from claude_agent_sdk import ClaudeSDKClient, ResultMessage, query
 from twin import note
 
 
@@ -10,7 +10,13 @@ async def main():
     try:
         async for message in query(prompt="Hello?"):
             if isinstance(message, ResultMessage):
-                note("query result", {k: getattr(message, k) for k in ("subtype", "is_error", "result", "api_error_status", "terminal_reason")})
+                note(
+                    "query result",
+                    {
+                        k: getattr(message, k)
+                        for k in ("subtype", "is_error", "result", "api_error_status", "terminal_reason")
+                    },
+                )
     except Exception as exc:
         note("query raised", exc)
 
@@ -19,7 +25,10 @@ async def main():
             await client.query("Hello again?")
             async for message in client.receive_response():
                 if isinstance(message, ResultMessage):
-                    note("client result", {k: getattr(message, k) for k in ("subtype", "is_error", "result", "api_error_status")})
+                    note(
+                        "client result",
+                        {k: getattr(message, k) for k in ("subtype", "is_error", "result", "api_error_status")},
+                    )
     except Exception as exc:
         note("client raised", exc)
 

@@ -6,7 +6,7 @@ import shutil
 
 import anyio
 from anyio.streams.text import TextReceiveStream
-from claude_agent_sdk import ClaudeAgentOptions, ResultMessage, Transport, query
+from claude_agent_sdk import ResultMessage, Transport, query
 from twin import note
 
 
@@ -19,7 +19,16 @@ class PipeTransport(Transport):
 
     async def connect(self):
         self.calls.append("connect")
-        command = [shutil.which("claude"), "--output-format", "stream-json", "--verbose", "--input-format", "stream-json", "--system-prompt", ""]
+        command = [
+            shutil.which("claude"),
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json",
+            "--system-prompt",
+            "",
+        ]
         self._process = await anyio.open_process(command, stdin=-1, stdout=-1)
 
     async def write(self, data: str):

@@ -25,10 +25,15 @@ attempt("CLIJSONDecodeError", lambda: CLIJSONDecodeError("{not json", ValueError
 attempt("CLINotFoundError", lambda: CLINotFoundError("Claude Code not found", cli_path="/nowhere/claude"))
 attempt("CLINotFoundError bare", lambda: CLINotFoundError())
 attempt("CLIConnectionError", lambda: CLIConnectionError("not connected"))
-attempt("ResultError", lambda: ResultError("returned an error result", data={"subtype": "error_max_turns"}, exit_code=1))
-note("hierarchy", {
-    "ProcessError < ClaudeSDKError": issubclass(ProcessError, ClaudeSDKError),
-    "ResultError < ProcessError": issubclass(ResultError, ProcessError),
-    "CLINotFoundError < CLIConnectionError": issubclass(CLINotFoundError, CLIConnectionError),
-    "CLIJSONDecodeError < ClaudeSDKError": issubclass(CLIJSONDecodeError, ClaudeSDKError),
-})
+attempt(
+    "ResultError", lambda: ResultError("returned an error result", data={"subtype": "error_max_turns"}, exit_code=1)
+)
+note(
+    "hierarchy",
+    {
+        "ProcessError < ClaudeSDKError": issubclass(ProcessError, ClaudeSDKError),
+        "ResultError < ProcessError": issubclass(ResultError, ProcessError),
+        "CLINotFoundError < CLIConnectionError": issubclass(CLINotFoundError, CLIConnectionError),
+        "CLIJSONDecodeError < ClaudeSDKError": issubclass(CLIJSONDecodeError, ClaudeSDKError),
+    },
+)

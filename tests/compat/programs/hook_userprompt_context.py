@@ -10,7 +10,12 @@ async def on_prompt(input_data, tool_use_id, context):
     note("prompt input", input_data)
     if "secret" in input_data["prompt"]:
         return {"decision": "block", "reason": "Prompts about secrets are blocked."}
-    return {"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "The user likes short answers."}}
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "UserPromptSubmit",
+            "additionalContext": "The user likes short answers.",
+        }
+    }
 
 
 async def main():

@@ -12,6 +12,7 @@ class Greeting:
 
 
 try:
+
     @tool("greet", "Greet someone", Greeting)
     async def greet(args):
         note("greet args", args)

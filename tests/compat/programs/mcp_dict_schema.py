@@ -14,7 +14,12 @@ from claude_agent_sdk import (
 from twin import note
 
 
-@tool("scale", "Scale a number", {"value": float, "times": int, "label": str, "exact": bool}, annotations=ToolAnnotations(readOnlyHint=True))
+@tool(
+    "scale",
+    "Scale a number",
+    {"value": float, "times": int, "label": str, "exact": bool},
+    annotations=ToolAnnotations(readOnlyHint=True),
+)
 async def scale(args):
     note("scale args", {k: [type(v).__name__, v] for k, v in args.items()})
     return {"content": [{"type": "text", "text": f"{args['label']}: {args['value'] * args['times']}"}]}
@@ -33,7 +38,10 @@ async def explode(args):
 async def main():
     server = create_sdk_mcp_server("numbers", version="1.2.3", tools=[scale, check, explode])
     note("server config keys", sorted(server))
-    options = ClaudeAgentOptions(mcp_servers={"numbers": server}, allowed_tools=["mcp__numbers__scale", "mcp__numbers__check", "mcp__numbers__explode"])
+    options = ClaudeAgentOptions(
+        mcp_servers={"numbers": server},
+        allowed_tools=["mcp__numbers__scale", "mcp__numbers__check", "mcp__numbers__explode"],
+    )
     async with ClaudeSDKClient(options=options) as client:
         await client.query("Use the number tools")
         async for message in client.receive_response():

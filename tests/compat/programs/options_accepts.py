@@ -20,7 +20,10 @@ def attempt(label, build):
 
 
 attempt("continue_conversation with resume", lambda: ClaudeAgentOptions(continue_conversation=True, resume="abc"))
-attempt("can_use_tool with permission_prompt_tool_name", lambda: ClaudeAgentOptions(can_use_tool=allow, permission_prompt_tool_name="stdio"))
+attempt(
+    "can_use_tool with permission_prompt_tool_name",
+    lambda: ClaudeAgentOptions(can_use_tool=allow, permission_prompt_tool_name="stdio"),
+)
 attempt("max_turns=0", lambda: ClaudeAgentOptions(max_turns=0))
 attempt("cwd as str", lambda: ClaudeAgentOptions(cwd="."))
 attempt("unknown permission mode", lambda: ClaudeAgentOptions(permission_mode="sometimes"))

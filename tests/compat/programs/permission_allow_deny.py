@@ -8,8 +8,8 @@ from claude_agent_sdk import (
     PermissionResultAllow,
     PermissionResultDeny,
     ResultMessage,
-    UserMessage,
     ToolResultBlock,
+    UserMessage,
     query,
 )
 from twin import note

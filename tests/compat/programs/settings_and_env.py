@@ -4,7 +4,7 @@ import asyncio
 import json
 import os
 
-from claude_agent_sdk import ClaudeAgentOptions, ResultMessage, UserMessage, ToolResultBlock, query
+from claude_agent_sdk import ClaudeAgentOptions, ResultMessage, ToolResultBlock, UserMessage, query
 
 os.makedirs("shared", exist_ok=True)
 

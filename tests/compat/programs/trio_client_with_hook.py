@@ -1,7 +1,6 @@
 """A client under trio (anyio), with a hook and an in-process tool."""
 
 import anyio
-
 from claude_agent_sdk import (
     AssistantMessage,
     ClaudeAgentOptions,

@@ -1,0 +1,163 @@
+"""The guard: a small process that stops the binary when its host dies.
+
+A host killed by a signal (SIGKILL, SIGTERM, the OOM killer) or crashing
+runs none of its cleanup, and the binary it started lives on until its
+current tool or API call ends; the commands its tools started run in
+sessions of their own and outlive it too. So each ``SubprocessTransport``
+starts a guard before the binary and keeps the write end of a pipe whose
+read end is the guard's stdin. The guard reads one command per line:
+
+``pid N``
+    the binary's process id (the binary leads a process group of its own);
+``exited``
+    the host has reaped the binary: ``N`` may name another process now;
+``release``
+    the host stopped the run itself: exit and do nothing.
+
+End of input without ``release`` means the host is gone (every copy of the
+pipe's write end closes with the process that held it, however it ended),
+and so does a change of the guard's parent, which covers a host that died
+while a ``fork()``-ed copy of it still holds the pipe. The guard then does
+what the host's close would have done: SIGTERM to the binary's process group
+(the binary then stops its tools' commands, as on a terminal's SIGTERM),
+SIGKILL to the group after ``grace`` seconds at most, and SIGKILL to every
+process that carries the run's tag in its environment (Linux: read from
+``/proc``; elsewhere the process group is all that is reached).
+
+The guard runs as ``python -I -S reaper.py TOKEN HOST_PID GRACE`` in a
+session of its own, so a signal to the host's process group does not stop
+it: standard library only and no site packages, so it starts in about 10 ms
+and holds about 9 MB. ``kill_tagged`` is also the host's own sweep.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import sys
+import time
+
+__all__ = ["RUN_TAG", "kill_tagged", "tagged"]
+
+# Every process the binary starts inherits this variable from it. The Bash
+# tool runs each command in a session of its own, out of reach of a signal to
+# the binary's process group; when the binary dies without stopping them
+# itself (SIGKILL, an OOM kill, a crash), the tag is how we find them.
+RUN_TAG = "CLAUDE_WRAP_RUN"
+
+_PARENT_POLL = 1.0  # seconds between looks at the parent id
+_GROUP_POLL = 0.05  # seconds between looks at the binary
+
+
+def tagged(tag: bytes) -> list[int]:
+    """Every process (but this one) whose environment holds ``tag``
+    (``NAME=value``); empty where there is no /proc."""
+    if not os.path.isdir("/proc"):
+        return []
+    me = os.getpid()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                environ = f.read()
+        except OSError:
+            continue  # gone, or not ours to read
+        if tag in environ.split(b"\0"):
+            found.append(int(entry))
+    return found
+
+
+def kill_tagged(tag: bytes) -> int:
+    """SIGKILL every process whose environment holds ``tag``; Linux only (it
+    reads /proc). Returns how many were signalled."""
+    killed = 0
+    for _ in range(2):  # a second pass for what the first ones were starting
+        found = 0
+        for pid in tagged(tag):
+            try:
+                os.kill(pid, signal.SIGKILL)
+                found += 1
+            except (ProcessLookupError, PermissionError):
+                pass
+        killed += found
+        if not found:
+            break
+    return killed
+
+
+def _is_running(pid: int, tag: bytes) -> bool:
+    """Whether ``pid`` is still the binary, alive. With /proc its environment
+    must hold the tag (a reused pid does not, an exited one has none left);
+    without, the host's ``exited`` is all there is to go by."""
+    if not os.path.isdir("/proc"):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        return True
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return tag in f.read().split(b"\0")
+    except OSError:
+        return False
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def stop_run(pid: int | None, tag: bytes, grace: float) -> None:
+    """What the host's close would have done, without the host: SIGTERM to
+    the binary's group, SIGKILL once it is past ``grace``, then the tag sweep."""
+    if pid is not None and _is_running(pid, tag):
+        _signal_group(pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline and _is_running(pid, tag):
+            time.sleep(_GROUP_POLL)
+        _signal_group(pid, signal.SIGKILL)
+    kill_tagged(tag)
+
+
+def watch(stdin: int, host_pid: int) -> tuple[bool, int | None]:
+    """Follow the host's commands until it releases us or is gone.
+    Returns (released, the binary's pid if it is still to be stopped)."""
+    pid: int | None = None
+    pending = b""
+    while True:
+        ready, _, _ = select.select([stdin], [], [], _PARENT_POLL)
+        if not ready:
+            if os.getppid() != host_pid:
+                return False, pid  # re-parented: the host died
+            continue
+        chunk = os.read(stdin, 4096)
+        if not chunk:
+            return False, pid
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            command, _, argument = line.partition(b" ")
+            if command == b"pid":
+                pid = int(argument)
+            elif command == b"exited":
+                pid = None
+            elif command == b"release":
+                return True, None
+
+
+def main(argv: list[str]) -> int:
+    token, host_pid, grace = argv[1], int(argv[2]), float(argv[3])
+    released, pid = watch(0, host_pid)
+    if not released:
+        stop_run(pid, f"{RUN_TAG}={token}".encode(), grace)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

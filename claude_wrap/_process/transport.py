@@ -1,0 +1,588 @@
+"""Spawning the binary and moving lines of bytes: the transport layer.
+
+``LineTransport`` is the whole contract the layers above rely on: send one
+line, receive one line, send EOF, close. ``SubprocessTransport`` implements
+it for the real binary (a transport written to the official package's
+``Transport`` interface is adapted to it, see ``_run.custom_transport``):
+
+* argv list, never a shell; the child leads its own process group;
+* stdout framed here, on raw bytes, with no fixed line-size limit (an
+  optional ``max_buffer_size`` gives ``LineTooLongError``);
+* stderr drained whenever we wait on stdout, so the child never blocks on it,
+  with a bounded tail kept for error messages; each line goes to the
+  callback if one is given, else to our own stderr (as if the child had
+  inherited it, so its warnings reach the terminal);
+* shutdown escalates inside a shielded scope bounded by one
+  ``shutdown_grace``: close stdin → wait → SIGTERM to the group → wait →
+  SIGKILL to the group. A finalizer kills the group if the owner is dropped
+  without closing;
+* a guard process (``_process.reaper``) does the same if this process dies.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import weakref
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable
+from subprocess import DEVNULL, PIPE
+from typing import Any
+
+import anyio
+import anyio.abc
+
+from claude_wrap._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
+from claude_wrap._process import reaper as _reaper
+from claude_wrap._process.reaper import RUN_TAG, kill_tagged
+
+__all__ = ["LineTransport", "SubprocessTransport"]
+
+log = logging.getLogger("claude_wrap")
+
+_CHUNK = 256 * 1024
+_STDERR_TAIL_LINES = 80
+_STDERR_LINE_MAX = 4096
+# After SIGKILL, how long to wait for the exit to be reaped: normally a few
+# milliseconds; more only for a process stuck in the kernel.
+_REAP_LIMIT = 5.0
+_GUARD_EXIT_LIMIT = 2.0  # the guard exits as soon as it reads "release"
+
+
+class LineTransport(ABC):
+    """A duplex pipe of newline-delimited byte lines: what the library speaks
+    inside, and the fast path (no parsing on the way; frames are decoded
+    once, straight from the bytes).
+
+    Implement it to feed the library raw lines (``MockTransport`` does);
+    to run the binary somewhere else, the official package's ``Transport``
+    interface is the simpler one.
+    """
+
+    @abstractmethod
+    async def send(self, line: bytes) -> None:
+        """Write one complete line (``line`` ends with ``b"\\n"``)."""
+
+    @abstractmethod
+    async def receive(self) -> bytes | None:
+        """Return the next line without its newline, or ``None`` at EOF."""
+
+    @abstractmethod
+    async def send_eof(self) -> None:
+        """Close our writing side; the peer sees end of input."""
+
+    @abstractmethod
+    async def aclose(self) -> None:
+        """Release everything; safe to call more than once."""
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last lines the peer wrote to its error stream, if any."""
+        return ""
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit code once the peer has exited, else ``None``."""
+        return None
+
+    async def wait(self) -> int | None:
+        """Wait for the peer to exit and return its exit code (if it has one)."""
+        return None
+
+    def kill(self) -> None:
+        """Stop the peer at once, without grace (used when a turn times out)."""
+
+    def interrupt(self) -> None:
+        """Ask the peer to stop what it is doing and exit, when its input is
+        already closed (the run was abandoned); by default nothing."""
+
+
+def _to_own_stderr(line: str) -> None:
+    """Pass a line of the binary's stderr on to ours, at once (a warning
+    must not wait in a buffer until exit)."""
+    stream = sys.stderr
+    if stream is None:  # pythonw: there is no terminal to show it on
+        return
+    try:
+        stream.write(line + "\n")
+        stream.flush()
+    except (OSError, ValueError):  # closed or broken: the tail still has it
+        pass
+
+
+def _abandon(owner: int, pid: int, tag: bytes, guard: _Guard | None) -> None:
+    """Last resort for a transport dropped without being closed (synchronous,
+    from its finalizer): SIGKILL the binary's process group and every process
+    that carries the run's tag, then let the guard go. Not in a ``fork()``-ed
+    copy of the owner, which would stop the owner's run as it exits."""
+    if os.getpid() != owner:
+        return
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+    kill_tagged(tag)
+    if guard is not None:
+        guard.release()
+
+
+def _guard_command(token: str, grace: float) -> list[str] | None:
+    """How to start the guard (``_process.reaper``), or ``None`` where it cannot run:
+    Windows, a frozen application (its executable is not a Python), a
+    package that is not on disk as files."""
+    if sys.platform == "win32" or getattr(sys, "frozen", False) or not sys.executable:
+        return None
+    script = os.path.abspath(_reaper.__file__)
+    if not os.path.isfile(script):
+        return None
+    # -I: no script directory on sys.path (this package's ``types`` would
+    # shadow the standard one), no environment; -S: no site packages.
+    return [sys.executable, "-I", "-S", script, token, str(os.getpid()), repr(grace)]
+
+
+class _Guard:
+    """The host's end of the guard process that stops the binary if the host
+    dies (see ``_process.reaper``): a pipe only this process holds, written to
+    without blocking."""
+
+    def __init__(self, process: anyio.abc.Process, fd: int) -> None:
+        self._process = process
+        self._fd: int | None = fd
+
+    @classmethod
+    async def start(cls, token: str, grace: float) -> _Guard | None:
+        command = _guard_command(token, grace)
+        if command is None:
+            return None
+        read_end, write_end = os.pipe()  # not inheritable: no other child keeps the host's end open
+        # The guard carries no run tag: a sweep for an enclosing run must
+        # leave it alive to stop this one.
+        env = {k: v for k, v in os.environ.items() if k != RUN_TAG}
+        try:
+            process = await anyio.open_process(
+                command, stdin=read_end, stdout=DEVNULL, stderr=DEVNULL, env=env, start_new_session=True
+            )
+        except BaseException as exc:
+            os.close(write_end)
+            if not isinstance(exc, OSError):
+                raise
+            log.debug("claude_wrap: could not start the guard process", exc_info=True)
+            return None
+        finally:
+            os.close(read_end)
+        os.set_blocking(write_end, False)
+        return cls(process, write_end)
+
+    def _tell(self, line: bytes) -> None:
+        if self._fd is None:
+            return
+        try:
+            os.write(self._fd, line)
+        except OSError:  # the guard is gone: nothing to tell
+            pass
+
+    def watch(self, pid: int) -> None:
+        """The binary is running as ``pid``."""
+        self._tell(b"pid %d\n" % pid)
+
+    def forget(self) -> None:
+        """The binary was reaped: its pid may be reused."""
+        self._tell(b"exited\n")
+
+    def release(self) -> None:
+        """The run was stopped here: the guard exits doing nothing."""
+        self._tell(b"release\n")
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    async def aclose(self) -> None:
+        self.release()
+        with anyio.move_on_after(_GUARD_EXIT_LIMIT, shield=True):
+            await self._process.wait()
+        with anyio.CancelScope(shield=True):
+            if self._process.returncode is None:
+                # Slow to start on a loaded machine, and it only waits for
+                # this run: stop it, and reap it so no child is left behind.
+                self._process.kill()
+            await self._process.aclose()
+
+
+class SubprocessTransport(LineTransport):
+    """The real binary as a child process. Create with ``await start(...)``.
+
+    Each line the binary writes to stderr goes to ``stderr_callback``, or,
+    without one, to ``sys.stderr``; the last lines are kept either way
+    (``stderr_tail``) for error messages.
+    """
+
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        max_buffer_size: int | None = None,
+        stderr_callback: Callable[[str], None] | None = None,
+        shutdown_grace: float = 5.0,
+        user: str | None = None,
+    ) -> None:
+        self.argv = argv
+        self._env = env
+        self._cwd = cwd
+        self._max = max_buffer_size
+        self._stderr_cb = stderr_callback
+        self._grace = shutdown_grace
+        self._user = user
+        self._process: anyio.abc.Process | None = None
+        self._buf = bytearray()
+        self._start = 0  # where the current (unfinished) line begins in _buf
+        self._scan = 0  # where to resume looking for b"\n"
+        self._eof = False
+        self._stderr_buf = bytearray()
+        self._stderr_eof = False
+        self._tail: deque[str] = deque(maxlen=_STDERR_TAIL_LINES)
+        self._write_lock = anyio.Lock()
+        self._closed = False
+        self._finalizer: weakref.finalize[Any, Any] | None = None
+        self._own_group = False
+        self._reading = 0  # receive() calls waiting on the pipes right now
+        self._token = os.urandom(12).hex()
+        self._tag = f"{RUN_TAG}={self._token}".encode()
+        self._guard: _Guard | None = None
+        self._eof_sent = False
+
+    # -- lifecycle --------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Spawn the child. Raises ``CLINotFoundError`` / ``CLIConnectionError``."""
+        kwargs: dict[str, Any] = {}
+        if self._user is not None:
+            kwargs["user"] = self._user
+        env = dict(os.environ if self._env is None else self._env)
+        env[RUN_TAG] = self._token
+        # The guard first: should this process die from here on, it stops
+        # whatever carries the tag, the binary included.
+        self._guard = await _Guard.start(self._token, self._grace)
+        try:
+            self._process = await anyio.open_process(
+                self.argv,
+                stdin=PIPE,
+                stdout=PIPE,
+                stderr=PIPE,
+                cwd=self._cwd,
+                env=env,
+                start_new_session=sys.platform != "win32",
+                **kwargs,
+            )
+        except BaseException as exc:
+            if self._guard is not None:
+                await self._guard.aclose()
+                self._guard = None
+            if isinstance(exc, FileNotFoundError):
+                if self._cwd is not None and not os.path.isdir(self._cwd):
+                    raise CLIConnectionError(f"Working directory does not exist: {self._cwd}") from exc
+                raise CLINotFoundError("Claude Code not found at", self.argv[0]) from exc
+            if isinstance(exc, OSError):
+                raise CLIConnectionError(f"Failed to start Claude Code: {exc}") from exc
+            raise
+        pid = self._process.pid
+        try:
+            # Only signal a group we know the child leads (never a stranger's).
+            self._own_group = sys.platform != "win32" and os.getpgid(pid) == pid
+        except (ProcessLookupError, PermissionError, OSError):
+            self._own_group = False
+        if self._own_group:
+            if self._guard is not None:
+                self._guard.watch(pid)
+            self._finalizer = weakref.finalize(self, _abandon, os.getpid(), pid, self._tag, self._guard)
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id (also its process-group id)."""
+        return None if self._process is None else self._process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self._process is None else self._process.returncode
+
+    @property
+    def stderr_tail(self) -> str:
+        lines = list(self._tail)
+        if self._stderr_buf:
+            lines.append(self._stderr_buf[-_STDERR_LINE_MAX:].decode("utf-8", "replace"))
+        return "\n".join(lines)
+
+    def _proc(self) -> anyio.abc.Process:
+        if self._process is None:
+            raise TransportClosedError("the transport was not started")
+        return self._process
+
+    # -- writing ------------------------------------------------------------------
+
+    async def send(self, line: bytes) -> None:
+        proc = self._proc()
+        if proc.stdin is None:  # pragma: no cover - we always pipe stdin
+            raise TransportClosedError("stdin is not a pipe")
+        async with self._write_lock:
+            try:
+                await proc.stdin.send(line)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
+                raise TransportClosedError(
+                    f"Failed to write to process stdin: {exc}", self.returncode, self.stderr_tail
+                ) from exc
+
+    async def send_eof(self) -> None:
+        proc = self._proc()
+        if proc.stdin is not None:
+            async with self._write_lock:
+                self._eof_sent = True
+                try:
+                    await proc.stdin.aclose()
+                except (anyio.BrokenResourceError, OSError):
+                    pass
+
+    # -- reading -------------------------------------------------------------------
+
+    async def receive(self) -> bytes | None:
+        buf = self._buf
+        while True:
+            nl = buf.find(b"\n", self._scan)
+            if nl >= 0:
+                if self._max is not None and nl - self._start > self._max:
+                    raise LineTooLongError(self._max, nl - self._start)
+                with memoryview(buf) as view:
+                    line = bytes(view[self._start : nl])
+                self._start = self._scan = nl + 1
+                if self._start >= len(buf) or self._start > (1 << 20):
+                    del buf[: self._start]
+                    self._start = self._scan = 0
+                return line
+            self._scan = len(buf)
+            pending = len(buf) - self._start
+            if self._max is not None and pending > self._max:
+                raise LineTooLongError(self._max, pending)
+            if self._eof:
+                if pending:
+                    # A last line without its newline: hand it over as is.
+                    with memoryview(buf) as view:
+                        line = bytes(view[self._start :])
+                    del buf[:]
+                    self._start = self._scan = 0
+                    return line
+                return None
+            await self._fill()
+
+    def _take(self, chunk: bytes) -> None:
+        if chunk:
+            self._buf += chunk  # in place: receive() holds the same bytearray
+        else:
+            self._eof = True
+
+    async def _fill(self) -> None:
+        """Read more of stdout into the buffer (or note EOF), draining stderr
+        meanwhile.
+
+        Cancel-safe: bytes that were read are in the buffer before the next
+        await, so a cancelled ``receive()`` (the session does this when a
+        callback finishes) loses nothing.
+        """
+        stdout = self._proc().stdout
+        assert stdout is not None
+        self._reading += 1
+        try:
+            if self._stderr_eof or self._proc().stderr is None:
+                self._take(await self._receive_some(stdout))
+                return
+            async with anyio.create_task_group() as tg:
+
+                async def read_stdout() -> None:
+                    self._take(await self._receive_some(stdout))
+                    tg.cancel_scope.cancel()
+
+                tg.start_soon(self._drain_stderr)
+                tg.start_soon(read_stdout)
+        finally:
+            self._reading -= 1
+
+    @staticmethod
+    async def _receive_some(stream: anyio.abc.ByteReceiveStream) -> bytes:
+        try:
+            return await stream.receive(_CHUNK)
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            return b""
+
+    async def _drain_stderr(self) -> None:
+        """Read stderr until EOF (or until cancelled by the stdout reader)."""
+        stderr = self._proc().stderr
+        if stderr is None:
+            return
+        while not self._stderr_eof:
+            chunk = await self._receive_some(stderr)
+            if not chunk:
+                self._stderr_eof = True
+                self._flush_stderr(final=True)
+                return
+            self._stderr_buf += chunk
+            self._flush_stderr(final=False)
+
+    def _flush_stderr(self, *, final: bool) -> None:
+        buf = self._stderr_buf
+        while True:
+            nl = buf.find(b"\n")
+            if nl < 0:
+                if len(buf) > _STDERR_LINE_MAX * 4:  # a flood without newlines: keep it bounded
+                    self._emit_stderr(bytes(buf[:_STDERR_LINE_MAX]))
+                    del buf[:]
+                if final and buf:
+                    self._emit_stderr(bytes(buf))
+                    del buf[:]
+                return
+            self._emit_stderr(bytes(buf[:nl]))
+            del buf[: nl + 1]
+
+    def _emit_stderr(self, raw: bytes) -> None:
+        text = raw[:_STDERR_LINE_MAX].decode("utf-8", "replace").rstrip("\r")
+        self._tail.append(text)
+        if self._stderr_cb is None:
+            _to_own_stderr(text)
+            return
+        text = text.rstrip()
+        if text:
+            try:
+                self._stderr_cb(text)
+            except Exception:
+                log.warning("claude_wrap: the stderr callback raised", exc_info=True)
+
+    # -- waiting and shutdown --------------------------------------------------
+
+    async def wait(self) -> int | None:
+        """Wait for exit, draining both pipes so the child can finish writing."""
+        proc = self._proc()
+        if self._reading:
+            # A receive() in another task is reading both pipes already (a
+            # stream takes one reader at a time), so the child cannot block.
+            await proc.wait()
+            self._reaped()
+            return proc.returncode
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(self._discard_stdout)
+            if not self._stderr_eof:
+                tg.start_soon(self._drain_stderr)
+            await proc.wait()
+            tg.cancel_scope.cancel()
+        self._reaped()
+        if not self._stderr_eof:
+            # The pipes may outlive the leader (a grandchild holds them); take
+            # what is already there without waiting for their EOF.
+            with anyio.move_on_after(0.2):
+                await self._drain_stderr()
+        return proc.returncode
+
+    async def _discard_stdout(self) -> None:
+        while not self._eof:
+            chunk = await self._read_stdout_chunk_plain()
+            if not chunk:
+                self._eof = True
+                return
+            self._buf += chunk
+
+    async def _read_stdout_chunk_plain(self) -> bytes:
+        stdout = self._proc().stdout
+        assert stdout is not None
+        return await self._receive_some(stdout)
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        proc = self._proc()
+        if sys.platform == "win32":  # pragma: no cover
+            try:
+                proc.kill() if sig == signal.SIGKILL else proc.terminate()
+            except ProcessLookupError:
+                pass
+            return
+        try:
+            if self._own_group:
+                os.killpg(proc.pid, sig)
+            else:
+                proc.send_signal(sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def kill(self) -> None:
+        """SIGKILL the child's process group now; ``aclose()`` still reaps it."""
+        if self._process is not None and self._process.returncode is None:
+            self._signal_group(signal.SIGKILL)
+
+    def interrupt(self) -> None:
+        """SIGINT to the binary alone: it stops its turn and its background
+        work as on Ctrl-C, and exits (its tools' commands are its to stop)."""
+        if self._process is not None and self._process.returncode is None and sys.platform != "win32":
+            try:
+                self._process.send_signal(signal.SIGINT)
+            except ProcessLookupError:
+                pass
+
+    def _reaped(self) -> None:
+        """The binary's exit was collected: its pid no longer names it."""
+        if self._guard is not None:
+            self._guard.forget()
+
+    async def aclose(self, *, deadline: float | None = None) -> None:
+        """Stop the child and everything it started; bounded, never raises.
+
+        Everything happens by ``deadline`` (``anyio.current_time()`` clock;
+        default: ``shutdown_grace`` from now), plus the moment a SIGKILL
+        takes to be reaped. Unless its input was closed already, the binary
+        first gets half of that time to exit after EOF (it saves its
+        session); then SIGTERM goes to the whole process group (the binary
+        stops its tools' commands), and at the deadline SIGKILL, so tool
+        commands and MCP servers the binary started end with it.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        if self._process is None:
+            return
+        proc = self._process
+        with anyio.CancelScope(shield=True):
+            if deadline is None:
+                deadline = anyio.current_time() + self._grace
+            try:
+                if proc.returncode is None and not self._eof_sent:
+                    with anyio.move_on_at(deadline - (deadline - anyio.current_time()) / 2):
+                        await self.send_eof()  # may wait for a write in progress
+                        await self.wait()
+                if proc.returncode is None:
+                    self._signal_group(signal.SIGTERM)
+                    with anyio.move_on_at(deadline):
+                        await self.wait()
+                if proc.returncode is None:
+                    self._signal_group(signal.SIGKILL)
+                    with anyio.move_on_after(_REAP_LIMIT):
+                        await proc.wait()
+                        self._reaped()
+                # Whatever the binary left in its group (background commands,
+                # MCP servers) does not outlive it.
+                if self._own_group:
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+                # Killed by a signal, the binary stopped none of its tools'
+                # commands, and those run in sessions of their own.
+                if proc.returncode is not None and proc.returncode < 0:
+                    kill_tagged(self._tag)
+            finally:
+                for stream in (proc.stdin, proc.stdout, proc.stderr):
+                    if stream is not None:
+                        try:
+                            await stream.aclose()
+                        except Exception:  # noqa: BLE001 - best effort on the way out
+                            pass
+                if self._finalizer is not None:
+                    self._finalizer.detach()
+                if self._guard is not None:
+                    await self._guard.aclose()

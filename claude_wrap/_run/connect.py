@@ -1,0 +1,172 @@
+"""Starting a session: find the binary, spawn it, shake hands.
+
+Shared by ``query()`` and ``ClaudeSDKClient`` so both start runs the same way.
+
+The binary takes hundreds of milliseconds to start, so only what spawning it
+needs is imported up front: the session, the codec and the message types load
+after the spawn, while the binary boots.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from claude_wrap._exceptions import StructuredOutputError
+from claude_wrap._launch import argv as _argv
+from claude_wrap._launch.argv import build_launch
+from claude_wrap._launch.checks import check_run
+from claude_wrap._launch.control_plane import check_hooks_registered, control_plane, initialize_request
+from claude_wrap._launch.options import ClaudeAgentOptions
+from claude_wrap._process.binary import find_binary
+from claude_wrap._process.transport import LineTransport, SubprocessTransport
+from claude_wrap._run.run_end import ceiling_ms
+
+if TYPE_CHECKING:
+    from claude_wrap._run.custom_transport import Transport
+    from claude_wrap._run.protocol import Session
+    from claude_wrap._wire.messages import ResultMessage
+
+__all__ = ["open_session", "user_frame"]
+
+
+def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
+    """A stream-json ``user`` frame for a prompt (a string or content blocks)."""
+    return {
+        "type": "user",
+        "message": {"role": "user", "content": content},
+        "parent_tool_use_id": None,
+        "session_id": session_id,
+    }
+
+
+def _structured_output_filter(model: Any) -> Any:
+    """Turn ``structured_output`` into an instance of the pydantic ``model``."""
+    from pydantic import ValidationError
+
+    def apply(result: ResultMessage) -> ResultMessage:
+        raw = result.structured_output
+        if raw is None or result.is_error:
+            return result
+        try:
+            value = model.model_validate(raw)
+        except ValidationError as exc:
+            raise StructuredOutputError(
+                f"structured output does not fit {model.__name__}: {exc}", raw=raw, result_message=result
+            ) from exc
+        result.structured_output = value
+        return result
+
+    return apply
+
+
+def _initialize_timeout(options: ClaudeAgentOptions) -> float:
+    """``initialize_timeout``, raised to ``CLAUDE_CODE_STREAM_CLOSE_TIMEOUT``
+    (milliseconds) when that is set, as the official package reads it."""
+    raw = os.environ.get("CLAUDE_CODE_STREAM_CLOSE_TIMEOUT")
+    try:
+        floor = int(raw) / 1000 if raw else 0.0
+    except ValueError:
+        floor = 0.0
+    return max(options.initialize_timeout, floor)
+
+
+async def open_session(
+    options: ClaudeAgentOptions,
+    *,
+    first_message: dict[str, Any] | None = None,
+    transport: Transport | LineTransport | None = None,
+) -> Session:
+    """Spawn the binary (unless ``transport`` is given) and complete ``initialize``.
+
+    A given ``transport`` is connected here; the options that become the
+    binary's command line are its business, those sent with ``initialize``
+    are sent as usual (as in the official package).
+
+    ``first_message`` is written right after ``initialize`` without waiting
+    for its answer: the binary reads stdin in order, so hooks are registered
+    before the prompt runs, and the handshake overlaps the binary's start-up.
+    """
+    check_run(options)
+    plane = control_plane(options)
+    launch = None
+    resumed = None
+    if transport is None and options.session_store is not None:
+        from claude_wrap._run.mirror import materialize_resume
+
+        # A session held by the store is copied to a private config dir first.
+        resumed = await materialize_resume(options)
+        if resumed is not None:
+            options = resumed.options
+    lines: LineTransport
+    if transport is not None:
+        from claude_wrap._run.custom_transport import line_transport
+
+        initialize_base = build_launch(options, "claude", check_cwd=False).initialize
+        lines = await line_transport(transport)
+    else:
+        try:
+            cli = find_binary(options.cli_path, prefer_path=options.prefer_path)
+            launch = build_launch(options, os.fspath(cli))
+            sub = SubprocessTransport(
+                launch.materialize(),
+                env=launch.env,
+                cwd=launch.cwd,
+                max_buffer_size=options.max_buffer_size,
+                stderr_callback=options.stderr,
+                shutdown_grace=options.shutdown_grace,
+                user=options.user,
+            )
+            await sub.start()
+        except BaseException:
+            if launch is not None:
+                launch.cleanup()
+            if resumed is not None:
+                resumed.cleanup()
+            raise
+        initialize_base = launch.initialize
+        lines = sub
+    from claude_wrap._run.protocol import Session  # see the module docstring
+
+    session_args: dict[str, Any] = {
+        "handlers": plane.handlers,
+        "control_timeout": options.control_timeout,
+        "idle_timeout": options.idle_timeout,
+        "turn_timeout": options.turn_timeout,
+        "needs_stdin": plane.needs_stdin,
+        "run_end_ceiling_ms": ceiling_ms(options.env),
+    }
+    if _argv.tracing():
+        from claude_wrap._run.tracing import TracedSession
+
+        session: Session = TracedSession(lines, request_model=options.model, **session_args)
+    else:
+        session = Session(lines, **session_args)
+    session.shutdown_grace = options.shutdown_grace
+    session.keep_unrecognized = options.keep_unrecognized
+    if options.verbatim_prompts:
+        session.user_fields["client_composed"] = True
+    if options.output_type is not None:
+        session.result_filters.append(_structured_output_filter(options.output_type))
+    if launch is not None:
+        session.on_close.append(launch.cleanup)
+    if resumed is not None:
+        session.on_close.append(resumed.cleanup)
+    if options.session_store is not None:
+        from claude_wrap._run.mirror import attach_mirror
+
+        attach_mirror(session, options, launch.env if launch is not None else dict(options.env))
+    try:
+        fields = initialize_request(initialize_base, plane)
+        timeout = _initialize_timeout(options)
+        rid = await session.start_request("initialize", fields, timeout)
+        if first_message is not None:
+            await session.send_user(first_message, part_of=("initialize", timeout))
+        # A binary that fails here (resuming an unknown session, say) writes
+        # an error result and exits: that is a ResultError.
+        session.server_info = await session.finish_request(rid, "initialize", timeout)
+        check_hooks_registered(options, session.server_info)
+    except BaseException:
+        await session.aclose()
+        raise
+    return session

@@ -1,0 +1,833 @@
+"""Bytes in, typed frames out (and back): the only module that touches JSON.
+
+Every stdout line is decoded once, straight from ``bytes``, by one msgspec
+decoder over a tagged union of internal wire structs, nested the way the
+binary writes them; each then builds its public dataclass (``_wire.messages``).
+The union lists exactly what the official package models, so the common
+line takes this fast path. When it fails, the forgiving path decodes the
+line to plain data and works out what it is:
+
+* a frame of a type nobody models becomes ``UnknownMessage`` (``error``
+  unset); the session drops it unless ``keep_unrecognized`` is on;
+* a content block the official package does not model is dropped, or with
+  ``keep_unrecognized`` kept as ``ImageBlock`` / ``RedactedThinkingBlock`` /
+  ``UnknownBlock`` (or as what we do model, e.g. thinking in a user message);
+* a known frame that does not fit its type (a key missing, a wrong type)
+  becomes ``UnknownMessage`` with ``error`` saying why, and a warning is
+  logged: the official package raises ``MessageParseError`` there, which
+  would end a run that is otherwise healthy;
+* keys that only annotate a frame (``origin``, ``user_message_uuid(s)``,
+  ``deferred_tool_use``) are dropped when their shape is odd, rather than
+  lose the frame (an undelivered result would leave its turn open);
+* lone UTF-16 surrogate escapes (``"\\ud83c"``, valid JSON that JavaScript
+  writes for a string cut in the middle of an emoji, but no UTF-8 text) read
+  as U+FFFD: the line is repaired and decoded again, only once it failed.
+
+A line that is no JSON object at all raises ``CLIJSONDecodeError``; the
+session skips it when it does not even look like one (stray console output)
+and otherwise hands out ``undecodable()``'s ``UnknownMessage`` in its place.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from typing import Any, Union, cast
+
+import msgspec
+import msgspec.json
+
+from claude_wrap._exceptions import CLIJSONDecodeError
+from claude_wrap._wire.messages import (
+    AssistantMessage,
+    ContentBlock,
+    ConversationResetMessage,
+    DeferredToolUse,
+    HookEventMessage,
+    ImageBlock,
+    Message,
+    MirrorErrorMessage,
+    RateLimitEvent,
+    RateLimitInfo,
+    RedactedThinkingBlock,
+    ResultMessage,
+    ServerToolResultBlock,
+    ServerToolUseBlock,
+    StreamEvent,
+    SystemMessage,
+    TaskNotificationMessage,
+    TaskProgressMessage,
+    TaskStartedMessage,
+    TaskUpdatedMessage,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    UnknownBlock,
+    UnknownMessage,
+    UserMessage,
+)
+from claude_wrap._wire.shapes import _AssistantError, _Origin, _RateLimitStatus, _RateLimitType, _ServerToolName
+
+__all__ = [
+    "ControlCancel",
+    "ControlRequestIn",
+    "ControlResponseIn",
+    "Frame",
+    "decode_frame",
+    "decode_line",
+    "decode_value",
+    "encode_line",
+    "undecodable",
+    "without_lone_surrogates",
+]
+
+log = logging.getLogger("claude_wrap")
+
+
+# --------------------------------------------------------------------------
+# Content blocks on the wire. gc=False: decoded JSON holds no cycles, and
+# these structs live only until the public block is built.
+# --------------------------------------------------------------------------
+
+
+class _Block(msgspec.Struct, tag_field="type", gc=False):
+    def public(self) -> ContentBlock:
+        raise NotImplementedError
+
+
+class _Text(_Block, tag="text"):
+    text: str
+
+    def public(self) -> ContentBlock:
+        return TextBlock(self.text)
+
+
+class _Thinking(_Block, tag="thinking"):
+    thinking: str
+    signature: str
+
+    def public(self) -> ContentBlock:
+        return ThinkingBlock(self.thinking, self.signature)
+
+
+class _ToolUse(_Block, tag="tool_use"):
+    id: str
+    name: str
+    input: dict[str, Any]
+
+    def public(self) -> ContentBlock:
+        return ToolUseBlock(self.id, self.name, self.input)
+
+
+class _ToolResult(_Block, tag="tool_result"):
+    tool_use_id: str
+    content: Any = None  # passed through as sent, like the official parser
+    is_error: bool | None = None
+
+    def public(self) -> ContentBlock:
+        return ToolResultBlock(self.tool_use_id, self.content, self.is_error)
+
+
+class _ServerToolUse(_Block, tag="server_tool_use"):
+    id: str
+    name: _ServerToolName
+    input: dict[str, Any]
+
+    def public(self) -> ContentBlock:
+        return ServerToolUseBlock(self.id, self.name, self.input)
+
+
+class _ServerToolResult(_Block, tag="advisor_tool_result"):
+    tool_use_id: str
+    content: Any
+
+    def public(self) -> ContentBlock:
+        return ServerToolResultBlock(self.tool_use_id, self.content)
+
+
+# Only with keep_unrecognized: blocks the official package drops.
+
+
+class _WebSearchToolResult(_ServerToolResult, tag="web_search_tool_result"):
+    pass
+
+
+class _WebFetchToolResult(_ServerToolResult, tag="web_fetch_tool_result"):
+    pass
+
+
+class _CodeExecutionToolResult(_ServerToolResult, tag="code_execution_tool_result"):
+    pass
+
+
+class _RedactedThinking(_Block, tag="redacted_thinking"):
+    data: str = ""
+
+    def public(self) -> ContentBlock:
+        return RedactedThinkingBlock(self.data)
+
+
+class _Image(_Block, tag="image"):
+    source: dict[str, Any] = {}
+
+    def public(self) -> ContentBlock:
+        return ImageBlock(self.source)
+
+
+_UserBlock = Union[_Text, _ToolUse, _ToolResult]
+_AssistantBlock = Union[_Text, _Thinking, _ToolUse, _ToolResult, _ServerToolUse, _ServerToolResult]
+_AnyBlock = Union[
+    _Text,
+    _Thinking,
+    _ToolUse,
+    _ToolResult,
+    _ServerToolUse,
+    _ServerToolResult,
+    _WebSearchToolResult,
+    _WebFetchToolResult,
+    _CodeExecutionToolResult,
+    _RedactedThinking,
+    _Image,
+]
+
+# The block types the official parser keeps, per frame type; it drops the rest.
+_MODELLED_BLOCKS = {
+    "user": frozenset({"text", "tool_use", "tool_result"}),
+    "assistant": frozenset({"text", "thinking", "tool_use", "tool_result", "server_tool_use", "advisor_tool_result"}),
+}
+
+
+# --------------------------------------------------------------------------
+# Frames on the wire: each builds its public message.
+# --------------------------------------------------------------------------
+
+
+class _Frame(msgspec.Struct, tag_field="type", gc=False):
+    def build(self, line: bytes) -> Message:
+        """The public message; may raise ``msgspec.ValidationError`` for a
+        part checked only here (a system subtype's keys)."""
+        raise NotImplementedError
+
+
+class _ApiMessage(msgspec.Struct, gc=False):
+    content: list[_AssistantBlock]
+    model: str
+    id: str | None = None
+    usage: dict[str, Any] | None = None
+    stop_reason: str | None = None
+
+
+class _AssistantFrame(_Frame, tag="assistant"):
+    message: _ApiMessage
+    parent_tool_use_id: str | None = None
+    session_id: str | None = None
+    uuid: str | None = None
+    error: _AssistantError | None = None
+    user_message_uuid: str | None = None
+    user_message_uuids: list[str] | None = None
+
+    def build(self, line: bytes) -> Message:
+        msg = self.message
+        return AssistantMessage(
+            [b.public() for b in msg.content],
+            msg.model,
+            self.parent_tool_use_id,
+            self.error,
+            msg.usage,
+            msg.id,
+            msg.stop_reason,
+            self.session_id,
+            self.uuid,
+            self.user_message_uuid,
+            self.user_message_uuids,
+        )
+
+
+class _UserPayload(msgspec.Struct, gc=False):
+    content: Union[str, list[_UserBlock]]
+
+
+class _UserFrame(_Frame, tag="user"):
+    message: _UserPayload
+    uuid: str | None = None
+    parent_tool_use_id: str | None = None
+    tool_use_result: Any = None
+    session_id: str | None = None
+    isSynthetic: bool = False  # noqa: N815 - wire name
+    origin: _Origin | None = None
+
+    def build(self, line: bytes) -> Message:
+        content = self.message.content
+        origin = self.origin
+        message = UserMessage(
+            content if isinstance(content, str) else [b.public() for b in content],
+            self.uuid,
+            self.parent_tool_use_id,
+            self.tool_use_result,
+            origin if origin is None else _opt_origin(origin),
+        )
+        # Not official fields: kept out of sight (see UserMessage).
+        setattr(message, "_session_id", self.session_id)
+        setattr(message, "_is_synthetic", self.isSynthetic)
+        return message
+
+
+class _SystemFrame(_Frame, tag="system"):
+    subtype: str
+
+    def build(self, line: bytes) -> Message:
+        return _system_message(self.subtype, _any_decoder.decode(line))
+
+
+def _system_message(subtype: str, data: dict[str, Any]) -> SystemMessage:
+    """The class the official parser picks for the subtype; ``data`` is the
+    whole frame. May raise ``msgspec.ValidationError`` (task subtypes)."""
+    special = _SYSTEM_SUBTYPES.get(subtype)
+    return SystemMessage(subtype, data) if special is None else special(subtype, data)
+
+
+def _task_updated(subtype: str, data: dict[str, Any]) -> SystemMessage:
+    # Never fails, as in the official parser: the patch may be absent.
+    patch = data.get("patch")
+    if not isinstance(patch, dict):
+        patch = {}
+    return TaskUpdatedMessage(
+        subtype, data, data.get("task_id", ""), patch, patch.get("status"), data.get("session_id"), data.get("uuid")
+    )
+
+
+def _hook_event(subtype: str, data: dict[str, Any]) -> SystemMessage:
+    name = data.get("hook_event") or data.get("hook_name") or data.get("hook_event_name") or ""
+    return HookEventMessage(subtype, data, name, data.get("session_id"), data.get("uuid"))
+
+
+def _mirror_error(subtype: str, data: dict[str, Any]) -> SystemMessage:
+    return MirrorErrorMessage(subtype, data, data.get("key"), data.get("error", ""))
+
+
+# The keys the task subtypes require, checked against the decoded frame; the
+# message then takes the frame's own values.
+
+
+class _TaskStarted(msgspec.Struct, gc=False):
+    task_id: str
+    description: str
+    uuid: str
+    session_id: str
+    tool_use_id: str | None = None
+    task_type: str | None = None
+
+
+class _TaskProgress(msgspec.Struct, gc=False):
+    task_id: str
+    description: str
+    usage: dict[str, Any]
+    uuid: str
+    session_id: str
+    tool_use_id: str | None = None
+    last_tool_name: str | None = None
+
+
+class _TaskNotification(msgspec.Struct, gc=False):
+    task_id: str
+    status: str
+    output_file: str
+    summary: str
+    uuid: str
+    session_id: str
+    tool_use_id: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+def _checked(cls: type[SystemMessage], wire: type[msgspec.Struct]) -> Callable[[str, dict[str, Any]], SystemMessage]:
+    names = wire.__struct_fields__
+
+    def build(subtype: str, data: dict[str, Any]) -> SystemMessage:
+        msgspec.convert(data, wire)
+        return cls(subtype, data, **{n: data[n] for n in names if n in data})
+
+    return build
+
+
+# Subtypes with a class of their own (the official parser's choice; every
+# other subtype, init included, is a plain SystemMessage).
+_SYSTEM_SUBTYPES: dict[str, Callable[[str, dict[str, Any]], SystemMessage]] = {
+    "task_started": _checked(TaskStartedMessage, _TaskStarted),
+    "task_progress": _checked(TaskProgressMessage, _TaskProgress),
+    "task_notification": _checked(TaskNotificationMessage, _TaskNotification),
+    "task_updated": _task_updated,
+    "hook_started": _hook_event,
+    "hook_response": _hook_event,
+    "mirror_error": _mirror_error,
+}
+
+
+class _DeferredToolUse(msgspec.Struct, gc=False):
+    id: str
+    name: str
+    input: dict[str, Any] = {}
+
+
+class _ResultFrame(_Frame, tag="result"):
+    subtype: str
+    duration_ms: int
+    duration_api_ms: int
+    is_error: bool
+    num_turns: int
+    session_id: str
+    stop_reason: str | None = None
+    total_cost_usd: int | float | None = None  # an int stays an int, as the binary wrote it
+    usage: dict[str, Any] | None = None
+    result: str | None = None
+    structured_output: Any = None
+    modelUsage: dict[str, Any] | None = None  # noqa: N815 - wire name
+    permission_denials: list[Any] | None = None
+    deferred_tool_use: _DeferredToolUse | None = None
+    errors: list[str] | None = None
+    api_error_status: int | None = None
+    uuid: str | None = None
+    terminal_reason: str | None = None
+    origin: _Origin | None = None
+    user_message_uuid: str | None = None
+    user_message_uuids: list[str] | None = None
+    # Not official fields: kept out of sight (see ResultMessage).
+    api_error_type: Any = None
+    result_index: Any = None
+
+    def build(self, line: bytes) -> Message:
+        deferred = self.deferred_tool_use
+        origin = self.origin
+        message = ResultMessage(
+            self.subtype,
+            self.duration_ms,
+            self.duration_api_ms,
+            self.is_error,
+            self.num_turns,
+            self.session_id,
+            self.stop_reason,
+            self.total_cost_usd,
+            self.usage,
+            self.result,
+            self.structured_output,
+            self.modelUsage,  # ModelUsage dicts, unchecked
+            self.permission_denials,
+            None if deferred is None else DeferredToolUse(deferred.id, deferred.name, deferred.input),
+            self.errors,
+            self.api_error_status,
+            self.uuid,
+            self.terminal_reason,
+            origin if origin is None else _opt_origin(origin),
+            self.user_message_uuid,
+            self.user_message_uuids,
+        )
+        index = self.result_index
+        setattr(message, "_api_error_type", _opt_str(self.api_error_type))
+        setattr(message, "_result_index", index if isinstance(index, int) and not isinstance(index, bool) else None)
+        return message
+
+
+class _StreamEventFrame(_Frame, tag="stream_event"):
+    uuid: str
+    session_id: str
+    event: dict[str, Any]
+    parent_tool_use_id: str | None = None
+    user_message_uuid: str | None = None
+    user_message_uuids: list[str] | None = None
+
+    def build(self, line: bytes) -> Message:
+        return StreamEvent(
+            self.uuid,
+            self.session_id,
+            self.event,
+            self.parent_tool_use_id,
+            self.user_message_uuid,
+            self.user_message_uuids,
+        )
+
+
+class _RateLimitInfo(msgspec.Struct, rename="camel", gc=False):
+    status: _RateLimitStatus
+    resets_at: int | None = None
+    rate_limit_type: _RateLimitType | None = None
+    utilization: int | float | None = None
+    overage_status: _RateLimitStatus | None = None
+    overage_resets_at: int | None = None
+    overage_disabled_reason: str | None = None
+
+
+class _RateLimitFrame(_Frame, tag="rate_limit_event"):
+    rate_limit_info: dict[str, Any]
+    uuid: str
+    session_id: str
+
+    def build(self, line: bytes) -> Message:
+        raw = self.rate_limit_info
+        try:
+            w = msgspec.convert(raw, _RateLimitInfo)
+        except msgspec.ValidationError as exc:
+            raise _located(exc, "rate_limit_info") from None
+        info = RateLimitInfo(
+            w.status,
+            w.resets_at,
+            w.rate_limit_type,
+            w.utilization,
+            w.overage_status,
+            w.overage_resets_at,
+            w.overage_disabled_reason,
+            raw,
+        )
+        return RateLimitEvent(info, self.uuid, self.session_id)
+
+
+class _ConversationResetFrame(_Frame, tag="conversation_reset"):
+    new_conversation_id: str
+    uuid: str
+    session_id: str
+
+    def build(self, line: bytes) -> Message:
+        return ConversationResetMessage(self.new_conversation_id, self.uuid, self.session_id)
+
+
+# --------------------------------------------------------------------------
+# Control frames: passed to the protocol layer as they are.
+# --------------------------------------------------------------------------
+
+
+class _Control(msgspec.Struct, tag_field="type"):
+    def build(self, line: bytes) -> Frame:
+        return cast("Frame", self)  # handled by the protocol layer as it is
+
+
+class ControlRequestIn(_Control, tag="control_request"):
+    """A request the binary sends us; ``request`` is decoded by the protocol layer."""
+
+    request: msgspec.Raw
+    request_id: str | None = None
+
+
+class _ControlResponseBody(msgspec.Struct):
+    subtype: str
+    request_id: str | None = None
+    response: msgspec.Raw = msgspec.Raw(b"null")
+    error: str | None = None
+    error_code: str | None = None
+
+
+class ControlResponseIn(_Control, tag="control_response"):
+    """The binary's answer to one of our control requests."""
+
+    response: _ControlResponseBody
+
+
+class ControlCancel(_Control, tag="control_cancel_request"):
+    """The binary gave up on one of its own requests."""
+
+    request_id: str | None = None
+
+
+_CONTROL_TYPES = frozenset({ControlRequestIn, ControlResponseIn, ControlCancel})
+
+_WireFrame = Union[
+    _StreamEventFrame,
+    _SystemFrame,
+    _AssistantFrame,
+    _UserFrame,
+    _ResultFrame,
+    _RateLimitFrame,
+    _ConversationResetFrame,
+    ControlRequestIn,
+    ControlResponseIn,
+    ControlCancel,
+]
+
+# Frame type -> its wire struct, for the forgiving path.
+_WIRE_TYPES: dict[str, type[_Frame] | type[_Control]] = {
+    t.__struct_config__.tag: t
+    for t in _WireFrame.__args__  # type: ignore[attr-defined]
+}
+
+Frame = Union[Message, ControlRequestIn, ControlResponseIn, ControlCancel]
+"""What one stdout line decodes to."""
+
+_frame_decoder = msgspec.json.Decoder(_WireFrame)
+_SYSTEM_PREFIX = b'{"type":"system",'
+_any_decoder = msgspec.json.Decoder()
+_encoder = msgspec.json.Encoder()
+
+
+def encode_line(obj: Any) -> bytes:
+    """Encode one outbound frame as a newline-terminated JSON line."""
+    buf = _encoder.encode(obj)
+    return buf + b"\n"
+
+
+def decode_value(raw: bytes | msgspec.Raw, type_: Any = Any) -> Any:
+    """Decode a sub-tree (for example a control request body) into ``type_``."""
+    if type_ is Any:
+        return _any_decoder.decode(raw)
+    return msgspec.json.decode(raw, type=type_)
+
+
+_KEPT_OF_A_BAD_LINE = 512
+
+
+def _bad_line(line: bytes, cause: Exception) -> CLIJSONDecodeError:
+    """The error for a line that is no JSON object; it keeps the line's start
+    only (a bad line can be megabytes)."""
+    return CLIJSONDecodeError(line[:_KEPT_OF_A_BAD_LINE].decode("utf-8", "replace"), cause)
+
+
+def decode_frame(line: bytes, *, keep_unrecognized: bool = False) -> Frame | None:
+    """Decode one stdout line. Returns ``None`` for blank lines.
+
+    A frame of an unknown type comes back as ``UnknownMessage`` whatever
+    ``keep_unrecognized`` says (the caller decides whether to pass it on);
+    the flag decides whether content blocks the official package does not
+    model are kept or dropped. Raises ``CLIJSONDecodeError`` only for a line
+    that is not JSON at all (invalid UTF-8 too), nested too deeply, or not a
+    JSON object; a frame that does not fit its type comes back as
+    ``UnknownMessage`` with ``error`` set. Lone surrogate escapes read as
+    U+FFFD.
+    """
+    if line.startswith(_SYSTEM_PREFIX):
+        # The binary writes "type" first. A system message holds the whole
+        # frame as a dict anyway, so one generic pass is all it takes.
+        try:
+            data = _any_decoder.decode(line)
+            subtype = data["subtype"]
+            if type(subtype) is str:
+                return _system_message(subtype, data)
+        except msgspec.ValidationError as exc:
+            return _malformed(data, exc)
+        except (msgspec.DecodeError, RecursionError, KeyError, TypeError):
+            pass  # the general path says what is wrong
+    try:
+        wire = _frame_decoder.decode(line)
+    except msgspec.ValidationError:
+        return _decode_slow(line, keep_unrecognized)
+    except RecursionError as exc:
+        raise _bad_line(line, exc) from exc
+    except msgspec.DecodeError as exc:
+        if not line.strip():
+            return None
+        return _decode_repaired(line, exc, keep_unrecognized)
+    # No isinstance() here: against msgspec Struct classes it costs more
+    # than building the message. Every wire struct knows how to build.
+    try:
+        return wire.build(line)
+    except msgspec.ValidationError as exc:
+        return _malformed(_any_decoder.decode(line), exc)
+
+
+def _decode_repaired(line: bytes, error: msgspec.DecodeError, keep: bool) -> Frame | None:
+    """Decode ``line`` again without its lone surrogates, or raise ``error``
+    as a ``CLIJSONDecodeError`` when it has none."""
+    repaired = without_lone_surrogates(line)
+    if repaired is None:
+        raise _bad_line(line, error) from error
+    log.debug("claude_wrap: a stdout line held lone UTF-16 surrogates; they read as U+FFFD")
+    return decode_frame(repaired, keep_unrecognized=keep)
+
+
+# A JSON string escape: a surrogate pair, a lone high or low surrogate, or any
+# other escape (consumed whole, so the JSON text \\ud83c stays a backslash and text).
+_ESCAPE = re.compile(
+    rb"\\(?:(u[dD][89abAB][0-9a-fA-F]{2})(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|(u[dD][c-fC-F][0-9a-fA-F]{2})|.)",
+    re.DOTALL,
+)
+_REPLACEMENT = rb"\ufffd"
+
+
+def _fix_escape(match: re.Match[bytes]) -> bytes:
+    high, low, lone_low = match.groups()
+    if (high is not None and low is None) or lone_low is not None:
+        return _REPLACEMENT
+    return match.group()
+
+
+def without_lone_surrogates(line: bytes) -> bytes | None:
+    """``line`` with each lone surrogate escape (``"\\ud83c"`` not followed by
+    its low half, or a low half alone) replaced by ``"\\ufffd"``; ``None``
+    if it has none.
+
+    JavaScript writes these when it cuts a string in the middle of a
+    character (a tool's or an MCP server's output cut at a length): valid
+    JSON that msgspec refuses, since no UTF-8 string can hold them. Only a
+    line that failed to decode is looked at, so this costs nothing otherwise.
+    """
+    if b"\\u" not in line:
+        return None
+    repaired = _ESCAPE.sub(_fix_escape, line)
+    return None if repaired == line else repaired
+
+
+def undecodable(error: CLIJSONDecodeError) -> UnknownMessage:
+    """What a session hands out for a line that looked like a JSON object
+    but could not be decoded (invalid JSON or UTF-8, nested too deeply):
+    an ``UnknownMessage`` with no type, ``data={"line": <its start>}`` and
+    ``error`` saying why, in the line's place; the run goes on."""
+    why = f"undecodable stdout line: {error.original_error}"
+    return UnknownMessage("", None, {"line": error.line}, why)
+
+
+def decode_line(line: bytes, *, keep_unrecognized: bool = False) -> Message | None:
+    """Decode one line of the binary's stream-json output into a message.
+
+    For replaying recorded output and for benchmarks: gives what a session
+    would yield for the line, and ``None`` for control frames, blank lines
+    and (unless ``keep_unrecognized``) frames of an unknown type. A line that
+    is no JSON object raises ``CLIJSONDecodeError`` (a session skips it, or
+    hands out an ``UnknownMessage`` with ``error`` set if it began like one).
+    """
+    frame = decode_frame(line, keep_unrecognized=keep_unrecognized)
+    kind = type(frame)
+    if kind in _CONTROL_TYPES or (kind is UnknownMessage and not keep_unrecognized and is_unrecognized(frame)):
+        return None
+    return frame  # type: ignore[return-value]  # not a control frame
+
+
+def is_unrecognized(frame: object) -> bool:
+    """True for an ``UnknownMessage`` of a type nobody models (not a
+    malformed known frame, which is always delivered)."""
+    return isinstance(frame, UnknownMessage) and frame.error is None
+
+
+# --------------------------------------------------------------------------
+# The forgiving path.
+# --------------------------------------------------------------------------
+
+
+def _decode_slow(line: bytes, keep: bool) -> Frame:
+    try:
+        data = _any_decoder.decode(line)
+    except RecursionError as exc:
+        raise _bad_line(line, exc) from exc
+    except msgspec.DecodeError as exc:  # the typed pass stopped before the bad part
+        frame = _decode_repaired(line, exc, keep)
+        assert frame is not None  # a blank line is no object
+        return frame
+    if not isinstance(data, dict):
+        raise _bad_line(line, ValueError("the line is JSON but not an object"))
+    kind = data.get("type")
+    wire_type = _WIRE_TYPES.get(kind) if isinstance(kind, str) else None
+    if wire_type is None:
+        if not isinstance(kind, str) or not kind:
+            return _malformed(data, "the frame has no `type`")
+        log.debug("claude_wrap: frame of unknown type %r", kind)
+        return UnknownMessage(kind, _opt_str(data.get("subtype")), data)
+    if wire_type in _CONTROL_TYPES:
+        try:  # a control frame that failed once fails again, saying why
+            _frame_decoder.decode(line)
+        except msgspec.ValidationError as exc:
+            return _malformed(data, exc)
+        raise AssertionError("unreachable: the fast path rejected this line")  # pragma: no cover
+    extras: dict[int, ContentBlock] = {}
+    try:
+        fitted = _without_odd_annotations(data)
+        if kind in _MODELLED_BLOCKS:
+            fitted = _with_modelled_blocks(kind, fitted, keep, extras)
+        message = msgspec.convert(fitted, wire_type).build(line)
+    except msgspec.ValidationError as exc:
+        return _malformed(data, exc)
+    except _BadBlock as exc:
+        return _malformed(data, str(exc))
+    if extras:
+        content = cast("list[ContentBlock]", cast(Union[AssistantMessage, UserMessage], message).content)
+        for position in sorted(extras):
+            content.insert(position, extras[position])
+    return message
+
+
+class _BadBlock(Exception):
+    pass
+
+
+def _with_modelled_blocks(
+    kind: str, data: dict[str, Any], keep: bool, extras: dict[int, ContentBlock]
+) -> dict[str, Any]:
+    """``data`` with only the content blocks the official parser models; the
+    others go to ``extras`` (by final position) if ``keep``, else nowhere."""
+    message = data.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(message, dict) or not isinstance(content, list):
+        return data  # the conversion says what is wrong
+    modelled = _MODELLED_BLOCKS[kind]
+    kept: list[Any] = []
+    for i, item in enumerate(content):
+        if not isinstance(item, dict) or "type" not in item:
+            raise _BadBlock(f"content block {i} is not an object with a `type` - at `$.message.content[{i}]`")
+        block_type = item["type"]
+        if block_type in modelled:
+            kept.append(item)
+        elif keep:
+            extras[len(kept) + len(extras)] = _unmodelled_block(item)
+        else:
+            log.debug("claude_wrap: dropped a %r content block of a %s frame", block_type, kind)
+    return {**data, "message": {**message, "content": kept}}
+
+
+def _unmodelled_block(item: dict[str, Any]) -> ContentBlock:
+    try:
+        block: _Block = msgspec.convert(item, _AnyBlock)
+        return block.public()
+    except msgspec.ValidationError:
+        return UnknownBlock(str(item["type"]), item)
+
+
+def _malformed(data: Any, why: Exception | str) -> UnknownMessage:
+    kind = data.get("type") if isinstance(data, dict) else None
+    kind_s = kind if isinstance(kind, str) else ""
+    log.warning("claude_wrap: malformed %s frame kept as UnknownMessage: %s", kind_s or "untyped", why)
+    subtype = data.get("subtype") if isinstance(data, dict) else None
+    return UnknownMessage(kind_s, _opt_str(subtype), data if isinstance(data, dict) else {}, str(why))
+
+
+def _located(exc: msgspec.ValidationError, key: str) -> msgspec.ValidationError:
+    """``exc`` with its location moved under ``$.key``."""
+    text = str(exc)
+    if "- at `$" in text:
+        return msgspec.ValidationError(text.replace("- at `$", f"- at `$.{key}", 1))
+    return msgspec.ValidationError(f"{text} - at `$.{key}`")
+
+
+def _opt_str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _opt_strs(value: Any) -> list[str] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    return None
+
+
+def _opt_origin(value: Any) -> _Origin | None:
+    # The one key every origin has; without it the object says nothing.
+    if isinstance(value, dict) and isinstance(value.get("kind"), str):
+        return value  # type: ignore[return-value]
+    return None
+
+
+def _opt_deferred(value: Any) -> Any:
+    try:
+        return msgspec.convert(value, _DeferredToolUse | None) and value
+    except msgspec.ValidationError:
+        return None
+
+
+# Keys that only annotate a frame: an odd one is dropped, not the frame.
+_ANNOTATIONS = {
+    "origin": _opt_origin,
+    "user_message_uuid": _opt_str,
+    "user_message_uuids": _opt_strs,
+    "deferred_tool_use": _opt_deferred,
+}
+
+
+def _without_odd_annotations(data: dict[str, Any]) -> dict[str, Any]:
+    odd = [k for k, fit in _ANNOTATIONS.items() if data.get(k) is not None and fit(data[k]) is None]
+    if not odd:
+        return data
+    log.warning("claude_wrap: %s frame with malformed extras %s; those were dropped", data.get("type"), odd)
+    return {k: v for k, v in data.items() if k not in odd}
