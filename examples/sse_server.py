@@ -43,14 +43,18 @@ async def agent_events(prompt: str) -> AsyncIterator[str]:
             elif isinstance(item, ToolCall):
                 yield event("tool", {"name": item.name, "input": item.input})
         if isinstance(message, ResultMessage):
-            yield event("result", {"outcome": message.outcome, "text": message.result, "cost_usd": message.total_cost_usd})
+            yield event(
+                "result", {"outcome": message.outcome, "text": message.result, "cost_usd": message.total_cost_usd}
+            )
 
 
 async def ask(request: Request) -> Response:
     prompt = request.query_params.get("prompt", "").strip()
     if not prompt:
         return PlainTextResponse("missing ?prompt=\n", status_code=400)
-    return StreamingResponse(agent_events(prompt), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+    return StreamingResponse(
+        agent_events(prompt), media_type="text/event-stream", headers={"Cache-Control": "no-cache"}
+    )
 
 
 app = Starlette(routes=[Route("/ask", ask)])

@@ -20,7 +20,9 @@ from claude_wrap.testing import Reply, ScriptedModel
 
 
 @pytest.mark.anyio
-async def test_agent_runs_the_command(scripted_model: ScriptedModel, claude_env: dict[str, str], tmp_path: Path) -> None:
+async def test_agent_runs_the_command(
+    scripted_model: ScriptedModel, claude_env: dict[str, str], tmp_path: Path
+) -> None:
     scripted_model.add(
         Reply.tool_use("Bash", {"command": "echo hello > out.txt"}),
         Reply.text("Done."),

@@ -112,7 +112,9 @@ def test_hooks_deny_the_recursive_delete_and_log_the_rest(
     scripted_model: ScriptedModel, run: Run, project: Path
 ) -> None:
     (project / "build").mkdir()
-    scripted_model.add(bash("rm -rf build"), bash("ls"), Reply.text("The hook refused the delete; here is what is left."))
+    scripted_model.add(
+        bash("rm -rf build"), bash("ls"), Reply.text("The hook refused the delete; here is what is left.")
+    )
     out = run("hooks.py").stdout.splitlines()
     assert (project / "build").is_dir()
     assert "hook: denied 'rm -rf build'" in out
@@ -204,7 +206,9 @@ def test_warm_pool_answers_concurrent_questions(scripted_model: ScriptedModel, r
 
 @example("sync_script.py")
 def test_sync_script(scripted_model: ScriptedModel, run: Run) -> None:
-    scripted_model.add(bash("wc -l < notes.txt"), Reply.text("notes.txt has 3 lines."), Reply.text("Apple."), Reply.text("Pear."))
+    scripted_model.add(
+        bash("wc -l < notes.txt"), Reply.text("notes.txt has 3 lines."), Reply.text("Apple."), Reply.text("Pear.")
+    )
     out = run("sync_script.py").stdout.splitlines()
     assert out == ["notes.txt has 3 lines.", "[success]", "Name one fruit. -> Apple.", "Name another one. -> Pear."]
     assert scripted_model.main_requests[1].tool_result_texts == ["3"]
@@ -216,7 +220,9 @@ def test_the_pytest_example_passes(env: dict[str, str], tmp_path: Path) -> None:
     user_project = tmp_path / "user project"
     user_project.mkdir()
     (user_project / "test_agent.py").write_text((EXAMPLES / "test_agent.py").read_text(encoding="utf-8"))
-    proc = run_python("-m", "pytest", "-v", "-p", "no:cacheprovider", "test_agent.py", cwd=user_project, env=env, timeout=300)
+    proc = run_python(
+        "-m", "pytest", "-v", "-p", "no:cacheprovider", "test_agent.py", cwd=user_project, env=env, timeout=300
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     passed = re.findall(r"^test_agent\.py::(\w+)\[\w+\] PASSED", proc.stdout, re.MULTILINE)
     assert set(passed) == {"test_agent_runs_the_command", "test_a_tool_the_rules_do_not_allow_is_refused"}
@@ -280,7 +286,9 @@ def test_sse_endpoint_streams_the_run(scripted_model: ScriptedModel, sse_server:
     text = "".join(data["text"] for name, data in events if name == "text")
     assert text == "Let me look.Four files: a setup script, an app, a README and notes."
     assert len([e for e in events if e[0] == "text"]) > 2  # streamed in pieces, not whole blocks
-    assert [data for name, data in events if name == "tool"] == [{"name": "Bash", "input": {"command": "ls", "description": "list"}}]
+    assert [data for name, data in events if name == "tool"] == [
+        {"name": "Bash", "input": {"command": "ls", "description": "list"}}
+    ]
     assert events[-1][0] == "result" and events[-1][1]["outcome"] == "completed"
     assert scripted_model.main_requests[0].last_user_text == "What is in this directory?"
     assert not scripted_model.pending

@@ -33,13 +33,25 @@ def _page(name: str) -> str:
 
 def test_every_page_has_python_examples_that_run() -> None:
     assert len(BLOCKS) >= 30
-    without = [p.name for p in pages() if p.parent == DOCS and p.name not in _PROSE_ONLY and not any(b.page == p for b in BLOCKS)]
+    without = [
+        p.name
+        for p in pages()
+        if p.parent == DOCS and p.name not in _PROSE_ONLY and not any(b.page == p for b in BLOCKS)
+    ]
     assert not without, f"guides without a Python example: {without}"
     assert sum(b.runs for b in BLOCKS) >= 25
 
 
 # Pages that are prose, tables or included files by nature.
-_PROSE_ONLY = {"architecture.md", "benchmarks.md", "binary.md", "changelog.md", "cli.md", "differences.md", "security.md"}
+_PROSE_ONLY = {
+    "architecture.md",
+    "benchmarks.md",
+    "binary.md",
+    "changelog.md",
+    "cli.md",
+    "differences.md",
+    "security.md",
+}
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=str)
@@ -136,7 +148,10 @@ def test_readme_is_a_front_page() -> None:
 def test_readme_links_into_the_docs() -> None:
     text = README.read_text(encoding="utf-8")
     links = set(re.findall(r"\]\(((?:docs|examples)/[^)#]*)", text))
-    assert {f"docs/{p.relative_to(DOCS).as_posix()}" for p in DOCS.glob("*.md")} - {"docs/changelog.md", "docs/security.md"} <= links
+    assert {f"docs/{p.relative_to(DOCS).as_posix()}" for p in DOCS.glob("*.md")} - {
+        "docs/changelog.md",
+        "docs/security.md",
+    } <= links
     for link in links:
         assert (ROOT / link).exists(), link
 
@@ -172,7 +187,11 @@ def test_the_reference_documents_every_public_name_once() -> None:
     import claude_wrap.sync
     import claude_wrap.testing
 
-    documented = re.findall(r"^::: ([\w.]+)$", "".join(_page(f"reference/{p.name}") for p in (DOCS / "reference").glob("*.md")), re.MULTILINE)
+    documented = re.findall(
+        r"^::: ([\w.]+)$",
+        "".join(_page(f"reference/{p.name}") for p in (DOCS / "reference").glob("*.md")),
+        re.MULTILINE,
+    )
     assert len(documented) == len(set(documented))
     expected = {f"claude_wrap.{n}" for n in claude_wrap.__all__ if not n.startswith("__")}
     for module in (claude_wrap.sync, claude_wrap.testing, claude_wrap.cli):
