@@ -54,3 +54,23 @@ def interrupt_once_running(proc: subprocess.Popen[str], marker: str) -> str:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def descendants(pid: int) -> list[int]:
+    """Live pids whose parent chain leads to ``pid`` (children in sessions of
+    their own included)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = _read(entry, "stat")
+            if stat:
+                # "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: list[int] = []
+    frontier = [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, p in parents.items() if p == parent]
+        found.extend(children)
+        frontier.extend(children)
+    return found

@@ -121,6 +121,11 @@ class NodeWorker:
             attempt.cancel(FleetError("the batch was stopped"))
         self._notify()
 
+    @property
+    def running(self) -> int:
+        """Attempts still running (a cancelled one until its binary stopped)."""
+        return len(self._attempts)
+
     def prepare(self, options: ClaudeAgentOptions, binary: str | None = None) -> ClaudeAgentOptions:
         """``options`` as this node runs them: its binary, and under
         ``durable`` every transcript frame mirrored as it comes."""
