@@ -52,3 +52,17 @@ def test_the_progress_line_shows_done_running_failed_and_cost(
     seen: list[FleetStats] = []
     list(run_many(["a", "b"], options=make_options(), progress=seen.append))
     assert seen[-1].finished == 2 and seen[-1].total == 2 and seen[-1].cost_usd > 0
+
+
+def test_ray_is_imported_only_when_its_backend_starts() -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "import claude_wrap, claude_wrap.fleet, claude_wrap.sync\n"
+        "from claude_wrap.fleet import run_many\n"
+        "run_many(['a prompt'], backend='ray', address='ray://nowhere:1')\n"
+        "assert 'ray' not in sys.modules, 'ray was imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
