@@ -21,7 +21,7 @@ from ._control_types import (
 )
 from ._exceptions import ClaudeSDKError, CLIConnectionError, ProcessError, SessionStateError, TransportClosedError
 from ._messages import Message, ResultMessage
-from ._options import ClaudeAgentOptions, PermissionMode, copy_with
+from ._options import ClaudeAgentOptions, PermissionMode, resuming
 from ._protocol import Session
 from ._custom_transport import Transport
 from ._transport import LineTransport
@@ -206,15 +206,7 @@ class ClaudeSDKClient:
         sid = self._session_id
         if sid is None or not self.options.persist_session:
             return self.options
-        return copy_with(
-            self.options,
-            resume=sid,
-            continue_conversation=False,
-            fork_session=False,
-            session_id=None,
-            resume_session_at=None,
-            resume_drops_turn=None,
-        )
+        return resuming(self.options, sid)
 
     def _fresh_session(self) -> None:
         self._exit = None

@@ -57,6 +57,7 @@ __all__ = [
     "check_launch",
     "check_run",
     "copy_with",
+    "resuming",
 ]
 
 PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"]
@@ -382,6 +383,21 @@ def copy_with(options: ClaudeAgentOptions, **changes: Any) -> ClaudeAgentOptions
     for name, value in changes.items():
         setattr(new, name, value)
     return new
+
+
+def resuming(options: ClaudeAgentOptions, session_id: str) -> ClaudeAgentOptions:
+    """A copy of ``options`` that resumes ``session_id``: it neither
+    continues the latest session, forks, names a new one, nor cuts the
+    transcript short."""
+    return copy_with(
+        options,
+        resume=session_id,
+        continue_conversation=False,
+        fork_session=False,
+        session_id=None,
+        resume_session_at=None,
+        resume_drops_turn=None,
+    )
 
 
 # -- our own fields --------------------------------------------------------------

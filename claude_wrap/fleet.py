@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
-from ._fleet._batch import Batch, as_task
+from ._fleet._batch import Batch, Driver, as_task
 from ._fleet._progress import make_progress
 from ._fleet._types import (
     BudgetExceededError,
@@ -121,7 +121,7 @@ def run_many(
         runner = RayBackend(opts, concurrency=concurrency, track_cost=track_cost, **backend_options)
     else:
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    return Batch(tasks, runner, budget_usd=budget_usd, progress=shown)
+    return Batch(Driver(tasks, runner, budget_usd=budget_usd, progress=shown))
 
 
 def _warm(value: Any, concurrency: int) -> int:

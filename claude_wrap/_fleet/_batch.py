@@ -37,7 +37,7 @@ from ._progress import Progress
 from ._types import BudgetExceededError, FleetStats, NodeLostError, Outcome, Task
 from ._worker import NodeInfo
 
-__all__ = ["Backend", "Batch", "Node", "NodeLost", "as_task"]
+__all__ = ["Backend", "Batch", "Driver", "Node", "NodeLost", "as_task"]
 
 
 class NodeLost(Exception):
@@ -92,15 +92,8 @@ class Batch:
     A batch that is dropped unfinished (``async for ...: break``) stops too.
     """
 
-    def __init__(
-        self,
-        tasks: Iterable[str | Task],
-        backend: Backend,
-        *,
-        budget_usd: float | None,
-        progress: Progress | None,
-    ) -> None:
-        self._driver = _Driver(tasks, backend, budget_usd=budget_usd, progress=progress)
+    def __init__(self, driver: Driver) -> None:
+        self._driver = driver
         self._task: Detached | None = None
         self._receive: MemoryObjectReceiveStream[Outcome] | None = None
         self._closed = False
@@ -176,7 +169,7 @@ class Batch:
         return self._receive
 
 
-class _Driver:
+class Driver:
     """The batch's engine (see the module docstring)."""
 
     def __init__(

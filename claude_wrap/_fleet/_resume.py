@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 import anyio
 
-from .._options import ClaudeAgentOptions, copy_with
+from .._options import ClaudeAgentOptions, copy_with, resuming
 from .._transcript_chain import build_chain, parse_jsonl, transcript_entries
 from .._transcripts import config_dir, project_key_for_directory
 from ._journal import Pending, TaskRecord, Turn
@@ -144,13 +144,4 @@ def resumed_options(options: ClaudeAgentOptions, session_id: str, reason: str) -
     """``options`` resuming ``session_id``, with the binary's interrupted-turn
     recovery on (what the options' own ``env`` says wins)."""
     env = {**RESUME_ENV, "CLAUDE_CODE_RESUME_REASON": reason, **options.env}
-    return copy_with(
-        options,
-        resume=session_id,
-        env=env,
-        continue_conversation=False,
-        fork_session=False,
-        session_id=None,
-        resume_session_at=None,
-        resume_drops_turn=None,
-    )
+    return copy_with(resuming(options, session_id), env=env)
