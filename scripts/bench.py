@@ -804,7 +804,8 @@ async def _fleet_rate(env: dict[str, str], cwd: str, tasks: int, backend: str, c
 
     options = ClaudeAgentOptions(env=env, cwd=cwd, setting_sources=[])
     start = time.perf_counter()
-    async with run_many(["Say hello"] * tasks, options=options, backend=backend, concurrency=concurrency, warm=1) as batch:  # type: ignore[arg-type]
+    # A warm binary per slot on both sides (the default).
+    async with run_many(["Say hello"] * tasks, options=options, backend=backend, concurrency=concurrency) as batch:  # type: ignore[arg-type]
         outcomes = [o async for o in batch]
     elapsed = time.perf_counter() - start
     if len(outcomes) != tasks or not all(o.ok for o in outcomes):
