@@ -19,15 +19,16 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 import anyio
 
 from .._distribution import import_extra
-from .._options import ClaudeAgentOptions, copy_with
+from .._options import ClaudeAgentOptions
 from ._batch import Node, NodeLost
 from ._journal import Event, Finished, TaskRecord
-from ._ray_actor import NodeActor
+from ._ray_actor import NodeActor, shipped
 from ._types import FleetError, Task
 from ._worker import NodeInfo
 
@@ -53,6 +54,8 @@ class _RemoteNode:
         self.alive = True
 
     async def run(self, index: int, task: Task, record: TaskRecord, on_event: Callable[[Event], None]) -> Finished:
+        if task.options is not None:
+            task = replace(task, options=shipped(task.options))
         events = self.actor.run.remote(index, task, record)
         while True:
             event = await anyio.to_thread.run_sync(
@@ -91,8 +94,7 @@ class RayBackend:
             raise ValueError(f"retries must be a number of attempts (0 or more), got {retries!r}")
         if warm is not None and (not isinstance(warm, int) or isinstance(warm, bool) or warm < 0):
             raise ValueError(f"warm must be a number of pool members (0 or more), got {warm!r}")
-        # A stream does not travel; the node puts its own back.
-        self._options = copy_with(options, debug_stderr=None)
+        self._options = shipped(options)
         self._concurrency = concurrency
         self._track_cost = track_cost
         self._address = address

@@ -23,7 +23,17 @@ from ._journal import Event, TaskRecord
 from ._types import FleetError, Task
 from ._worker import NodeInfo, NodeWorker
 
-__all__ = ["NodeActor", "portable"]
+__all__ = ["NodeActor", "arrived", "portable", "shipped"]
+
+
+def shipped(options: ClaudeAgentOptions) -> ClaudeAgentOptions:
+    """``options`` as they travel to a node: ``debug_stderr`` (a stream,
+    which does not pickle) is left behind, and put back by ``arrived``."""
+    return copy_with(options, debug_stderr=None)
+
+
+def arrived(options: ClaudeAgentOptions) -> ClaudeAgentOptions:
+    return copy_with(options, debug_stderr=sys.stderr)
 
 
 def portable(error: BaseException | None) -> BaseException | None:
@@ -44,10 +54,8 @@ class NodeActor:
     def __init__(self, options: ClaudeAgentOptions, warm: int, track_cost: bool) -> None:
         import ray
 
-        # debug_stderr travels as None (a stream does not pickle): this node's own.
-        options = copy_with(options, debug_stderr=sys.stderr)
         name = ray.get_runtime_context().get_node_id()
-        self._worker = NodeWorker(options, name=name, warm=warm, track_cost=track_cost, durable=True)
+        self._worker = NodeWorker(arrived(options), name=name, warm=warm, track_cost=track_cost, durable=True)
         self._failed: BaseException | None = None
         self._served = False
 
@@ -71,6 +79,8 @@ class NodeActor:
 
     async def run(self, index: int, task: Task, record: TaskRecord) -> AsyncIterator[Event]:
         """One attempt at ``task``: its events, the ``Finished`` one last."""
+        if task.options is not None:
+            task = replace(task, options=arrived(task.options))
         send, receive = anyio.create_memory_object_stream[Event](math.inf)
 
         async def attempt() -> None:

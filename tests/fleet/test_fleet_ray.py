@@ -27,9 +27,9 @@ from _procs import descendants, processes_where
 from _ray import ray_cluster
 from _servers import RedisServer
 
-from claude_wrap import RedisSessionStore
+from claude_wrap import ClaudeSDKClient, RedisSessionStore, ResultMessage
 from claude_wrap._transcripts import project_key_for_directory
-from claude_wrap.fleet import BudgetExceededError, Outcome, run_many
+from claude_wrap.fleet import BudgetExceededError, Outcome, Task, run_many
 from claude_wrap.testing import ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e, pytest.mark.ray, pytest.mark.stores]
@@ -79,26 +79,44 @@ async def _until(predicate: Any, what: str, limit: float = 60) -> None:
     assert not scope.cancelled_caught, what
 
 
+async def shout(client: ClaudeSDKClient) -> str:
+    """A task function: it travels to the node by reference (this module is
+    importable there)."""
+    await client.query(prompt(40))
+    text = ""
+    async for message in client.receive_response():
+        if isinstance(message, ResultMessage):
+            text = message.result or ""
+    return text.upper()
+
+
 async def test_forty_tasks_spread_over_three_nodes_each_reported_once(
-    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path, store: RedisSessionStore
-) -> None:
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path, store: RedisSessionStore,
+    tmp_path: Path,
+) -> None:  # fmt: skip
     script_tasks(scripted_model, range(42), lambda n: f"echo {n} >> ran.log")
     options = make_options(allowed_tools=["Bash"], session_store=store)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    tasks: list[Any] = [prompt(n) for n in range(40)]
+    tasks += [Task(run=shout), Task(prompt(41), options=make_options(allowed_tools=["Bash"], cwd=elsewhere))]
     outcomes: list[Outcome] = []
-    batch = run_many([prompt(n) for n in range(42)], options=options, backend="ray", concurrency=2, warm=1)
+    batch = run_many(tasks, options=options, backend="ray", concurrency=2, warm=1)
     await _collect(batch, outcomes)
 
     assert sorted(o.index for o in outcomes) == list(range(42))
     assert all(o.ok and o.output == f"done {o.index}" and o.attempts == 1 for o in outcomes)
+    assert next(o for o in outcomes if o.index == 40).value == "DONE 40"
     nodes = batch.nodes
     assert len(nodes) == 3 and len({n.pid for n in nodes}) == 3
     assert {o.node for o in outcomes} == {n.name for n in nodes}
     # One binary for every node, found once by each (the verified cache here).
     assert len({(n.binary, n.binary_source) for n in nodes}) == 1
-    assert sorted(int(n) for n in (workdir / "ran.log").read_text().split()) == list(range(42))
-    # Every session is in the shared store.
+    assert sorted(int(n) for n in (workdir / "ran.log").read_text().split()) == list(range(41))
+    assert (elsewhere / "ran.log").read_text().split() == ["41"]  # the task with its own cwd
+    # Every session of the batch's options is in the shared store.
     listed = await store.list_sessions(project_key_for_directory(workdir))
-    assert {s["session_id"] for s in listed} == {o.session_id for o in outcomes}
+    assert {s["session_id"] for s in listed} == {o.session_id for o in outcomes if o.index != 41}
     assert scripted_model.unexpected == []
     assert processes_where(cwd=workdir) == []
 
