@@ -17,10 +17,11 @@ its tasks and stops their binaries) before it is killed.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, NoReturn
 
 import anyio
 
@@ -36,12 +37,20 @@ __all__ = ["RayBackend"]
 
 log = logging.getLogger("claude_wrap")
 
-# Ray's errors for an actor (or the node under it) that is gone.
-_LOST = ("RayActorError", "ActorDiedError", "ActorUnavailableError", "NodeDiedError", "WorkerCrashedError",
-         "ObjectLostError", "OwnerDiedError")  # fmt: skip
+# Ray's errors for an actor (or the node under it) that is gone, but for its
+# ActorUnavailableError (a RayActorError too): that one comes first when the
+# actor's process dies, and also when the actor lives on and only the
+# connection broke, with the task still running. So it is only a suspicion,
+# until Ray says the actor is dead or it answers again.
+_LOST = ("RayActorError", "NodeDiedError", "WorkerCrashedError", "ObjectLostError", "OwnerDiedError")
 _POLL = 0.25  # seconds a worker thread waits on Ray before looking whether the batch closed
 _START_TIMEOUT = 600.0  # a node may fetch the binary first
 _STOP_TIMEOUT = 30.0
+_VERDICT_TIMEOUT = 120.0  # how long Ray may take to call an unreachable actor dead or alive
+
+
+class _Unreachable(Exception):
+    """Ray lost the connection to the actor (``ActorUnavailableError``)."""
 
 
 class _RemoteNode:
@@ -58,14 +67,28 @@ class _RemoteNode:
             task = replace(task, options=shipped(task.options))
         events = self.actor.run.remote(index, task, record)
         while True:
-            event = await anyio.to_thread.run_sync(
-                self._backend.next_event, events, abandon_on_cancel=True, limiter=self._backend.limiter
-            )
+            try:
+                event = await anyio.to_thread.run_sync(
+                    self._backend.next_event, events, abandon_on_cancel=True, limiter=self._backend.limiter
+                )
+            except _Unreachable as exc:
+                await self._judge(index, exc)
             if isinstance(event, Finished):
                 return event
             if event is None:
                 raise NodeLost("the node's worker ended the task without an outcome")
             on_event(event)
+
+    async def _judge(self, index: int, unreachable: _Unreachable) -> NoReturn:
+        """Raise ``NodeLost`` if the actor is dead; if it lives on, stop the
+        task there and fail it (running it elsewhere could run it twice)."""
+        self.alive = False  # no new task here until Ray says
+        dead = await anyio.to_thread.run_sync(self._backend.dead, self.actor, limiter=self._backend.limiter)
+        if dead:
+            raise NodeLost(str(unreachable)) from unreachable
+        self.alive = True
+        self.cancel(index, FleetError("the batch lost touch with this task"))
+        raise FleetError(f"the connection to the task's node broke, so the task was stopped: {unreachable}") from unreachable
 
     def cancel(self, index: int, reason: BaseException) -> None:
         try:
@@ -188,8 +211,29 @@ class RayBackend:
         except StopIteration:
             return None
         except self._lost as exc:
+            if type(exc).__name__ == "ActorUnavailableError":
+                raise _Unreachable(str(exc)) from exc
             raise NodeLost(f"{type(exc).__name__}: {exc}") from exc
         return event
+
+    def dead(self, actor: Any) -> bool:
+        """Whether Ray calls ``actor`` dead (it answering means alive), asked
+        until it says or ``_VERDICT_TIMEOUT`` passes (then: alive)."""
+        import ray
+
+        deadline = time.monotonic() + _VERDICT_TIMEOUT
+        while not self._closing and time.monotonic() < deadline:
+            try:
+                ray.get(actor.info.remote(), timeout=2.0)
+            except self._lost as exc:
+                if type(exc).__name__ != "ActorUnavailableError":
+                    return True
+            except Exception:  # noqa: BLE001, S110 - a timeout: no verdict yet
+                pass
+            else:
+                return False
+            time.sleep(_POLL)
+        return False
 
     def _shutdown(self, ray: Any, nodes: list[_RemoteNode], joined: bool) -> None:
         stops = []

@@ -227,9 +227,11 @@ async def test_a_lost_node_s_tasks_go_on_elsewhere_from_the_store_exactly_once(
         entries = await store.load({"project_key": project_key_for_directory(workdir), "session_id": o.session_id})
         users = [e for e in entries if e.get("type") == "user" and prompt(n) in json.dumps(e.get("message"))]
         assert len(users) == 1 and CONTINUE in json.dumps(entries)
-    # A cut-off tool call is not run again; every other one ran once.
-    ran = sorted(int(n) for n in (workdir / "ran.log").read_text().split())
-    assert ran == sorted(o.index for o in outcomes if o.output == f"done {o.index}")
+    # No tool call ran twice: a cut-off one is not run again (it may have
+    # finished just before the machine died, its result unrecorded).
+    ran = [int(n) for n in (workdir / "ran.log").read_text().split()]
+    assert len(ran) == len(set(ran))
+    assert {o.index for o in outcomes if o.output == f"done {o.index}"} <= set(ran)
     assert scripted_model.unexpected == []
     assert processes_where(cwd=workdir) == []
 
