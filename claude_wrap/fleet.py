@@ -78,7 +78,8 @@ def run_many(
     node's CPU count). ``budget_usd``: once the tasks have spent this much
     (as the binary counts it, checked after each model reply), no task
     starts and running ones are stopped; their outcomes, and those of the
-    tasks never started, carry ``BudgetExceededError``. ``progress``: show
+    tasks never started (the rest of ``tasks`` is read for them), carry
+    ``BudgetExceededError``. ``progress``: show
     done / running / failed / cost on stderr (or in a notebook cell), or
     call a function with :class:`FleetStats` on every change.
 
