@@ -39,7 +39,9 @@ LIMIT = 180  # hang guard for a whole batch
 
 @pytest.fixture
 def anyio_backend() -> str:
-    return "asyncio"  # the Ray backend reads its events in threads: the same under trio
+    # The Ray backend reads its events in worker threads, the same under
+    # both; one test runs under trio as well.
+    return "asyncio"
 
 
 @pytest.fixture(scope="module")
@@ -144,6 +146,7 @@ async def test_the_budget_stops_the_batch_on_every_node(
     assert processes_where(cwd=workdir) == [] and processes_where(cmdline_contains=marker) == []
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_cancelling_the_batch_leaves_no_process_on_any_node(
     cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path
 ) -> None:
