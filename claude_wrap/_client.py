@@ -17,7 +17,7 @@ from claude_wrap._exceptions import (
     SessionStateError,
     TransportClosedError,
 )
-from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode, copy_with
+from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode, resuming
 from claude_wrap._process.transport import LineTransport
 from claude_wrap._run.connect import open_session, user_frame
 from claude_wrap._run.custom_transport import Transport
@@ -212,15 +212,7 @@ class ClaudeSDKClient:
         sid = self._session_id
         if sid is None or not self.options.persist_session:
             return self.options
-        return copy_with(
-            self.options,
-            resume=sid,
-            continue_conversation=False,
-            fork_session=False,
-            session_id=None,
-            resume_session_at=None,
-            resume_drops_turn=None,
-        )
+        return resuming(self.options, sid)
 
     def _fresh_session(self) -> None:
         self._exit = None

@@ -12,6 +12,9 @@ The same API as the async one, with plain calls and plain iterators::
         for message in client.receive_response():
             ...
 
+    for outcome in run_many(["Summarize a.py", "Summarize b.py"], options=options):
+        print(outcome.index, outcome.output)
+
 The async core runs on a private event loop in a helper thread (one per
 ``query()`` call or client), so this works where an event loop is already
 running in the calling thread, as in Jupyter. Callbacks from the options
@@ -52,6 +55,10 @@ from claude_wrap._run.custom_transport import Transport
 from claude_wrap._wire.messages import Message
 
 if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from claude_wrap._fleet.batch import Batch
+    from claude_wrap._fleet.types import FleetStats, Outcome, Task  # noqa: F401 - Outcome is named in a string
     from claude_wrap._wire.control import (
         ContextUsageResponse,
         McpStatusResponse,
@@ -61,7 +68,7 @@ if TYPE_CHECKING:
         UsageResponse,
     )
 
-__all__ = ["ClaudeSDKClient", "MessageIterator", "query"]
+__all__ = ["ClaudeSDKClient", "MessageIterator", "OutcomeIterator", "query", "run_many"]
 
 T = TypeVar("T")
 
@@ -133,17 +140,13 @@ async def _aiter(items: Iterable[dict[str, Any]]) -> AsyncIterator[dict[str, Any
         yield item
 
 
-class MessageIterator(Iterator[Message]):
-    """A plain iterator over messages from the async core.
-
-    Close it (``close()``, ``with``, or just let the ``for`` loop end) to
-    stop the run; breaking out early and dropping the iterator also closes it.
-    """
+class _PlainIterator(Iterator[T]):
+    """A plain iterator over an async iterator of the core, read on its loop."""
 
     def __init__(
         self,
         loop: _LoopThread,
-        messages: AsyncIterator[Message],
+        messages: AsyncIterator[T],
         *,
         owns_loop: bool,
         on_interrupt: Callable[[], None] | None = None,
@@ -155,16 +158,16 @@ class MessageIterator(Iterator[Message]):
         self._done = False
         self._closed = False
 
-    async def _next(self) -> Message:
+    async def _next(self) -> T:
         try:
             return await self._messages.__anext__()
         except StopAsyncIteration:
             return _END  # type: ignore[no-any-return]
 
-    def __iter__(self) -> MessageIterator:
+    def __iter__(self) -> Self:
         return self
 
-    def __next__(self) -> Message:
+    def __next__(self) -> T:
         if self._done or self._closed:
             raise StopIteration
         try:
@@ -198,7 +201,7 @@ class MessageIterator(Iterator[Message]):
             if self._owns_loop:
                 self._loop.close()
 
-    def __enter__(self) -> MessageIterator:  # noqa: PYI034 - typing.Self needs 3.11
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -217,6 +220,31 @@ class MessageIterator(Iterator[Message]):
                 self.close()
             except Exception:  # noqa: BLE001 - nothing to report to from __del__
                 pass
+
+
+class MessageIterator(_PlainIterator[Message]):
+    """A plain iterator over messages from the async core.
+
+    Close it (``close()``, ``with``, or just let the ``for`` loop end) to
+    stop the run; breaking out early and dropping the iterator also closes it.
+    """
+
+
+class OutcomeIterator(_PlainIterator["Outcome"]):
+    """A plain iterator over a batch's outcomes (``run_many``).
+
+    Close it (``close()``, ``with``, or let the ``for`` loop end) to stop
+    the batch; breaking out early and dropping it also stops it.
+    """
+
+    def __init__(self, loop: _LoopThread, batch: Batch) -> None:
+        super().__init__(loop, batch, owns_loop=True)
+        self._batch = batch
+
+    @property
+    def stats(self) -> FleetStats:
+        """Where the batch stands now."""
+        return self._batch.stats
 
 
 def query(
@@ -239,6 +267,37 @@ def query(
         source = _aiter(prompt)
     loop = _LoopThread()
     return MessageIterator(loop, _async_query(prompt=source, options=options, transport=transport), owns_loop=True)
+
+
+def run_many(
+    tasks: Iterable[str | Task],
+    *,
+    options: ClaudeAgentOptions | None = None,
+    backend: Literal["local", "ray"] = "local",
+    concurrency: int | None = None,
+    budget_usd: float | None = None,
+    progress: bool | Callable[[FleetStats], None] = False,
+    **backend_options: Any,
+) -> OutcomeIterator:
+    """Run many tasks; a plain iterator of their outcomes as they finish.
+
+    The synchronous :func:`claude_wrap.fleet.run_many`: same arguments, same
+    outcomes. A task's ``run`` function is still ``async`` (it runs on the
+    helper loop, with an async client). Bad arguments raise here; the batch
+    starts on the first ``next()``.
+    """
+    from claude_wrap.fleet import run_many as _run_many
+
+    batch = _run_many(
+        tasks,
+        options=options,
+        backend=backend,
+        concurrency=concurrency,
+        budget_usd=budget_usd,
+        progress=progress,
+        **backend_options,
+    )
+    return OutcomeIterator(_LoopThread(), batch)
 
 
 class ClaudeSDKClient:

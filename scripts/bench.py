@@ -24,7 +24,17 @@ Three measurements:
    (``json.loads`` + ``parse_message``, run in the official package's venv:
    ``--official-python``), interleaved, with and without the stream events.
 
-Three more parts (``--only rss``, ``--only official``, ``--only script``):
+More parts (``--only pool``, ``--only fleet``, ``--only rss``, ``--only
+official``, ``--only script``):
+
+* ``pool``: ``query()`` call to ``ResultMessage``, cold against a warm
+  ``ClaudePool`` member, and the same with ``bare=True`` (``--bare``),
+  rotated rounds, medians.
+* ``fleet``: ``run_many`` one task after another, against ``pool.query()``
+  on a pool of one and against cold ``query()`` calls (wall time per task,
+  rotated rounds); and tasks per minute for 40 one-prompt tasks, three at a
+  time, on the local pool and on a Ray cluster of three nodes started on
+  this machine (a head and two workers).
 
 * ``rss``: peak RSS growth (``ru_maxrss``) of a fresh Python process while
   one 100 MiB JSON line streams through ``SubprocessTransport`` and is decoded.
@@ -675,17 +685,21 @@ def bench_roundtrip(n: int) -> dict[str, Any]:
 # warm pool: query() call to ResultMessage, pooled vs cold
 # ---------------------------------------------------------------------------
 
-POOL_TARGET_RATIO = 0.3
+POOL_TARGET_RATIO = 0.25
+# Each side's run, in rotated order; "bare": ClaudeAgentOptions(bare=True).
+POOL_SIDES = ("cold", "cold bare", "pooled", "pooled bare")
 
 
-async def _pool_runs(env: dict[str, str], cwd: str, runs: int) -> tuple[list[float], list[float]]:
+async def _pool_runs(env: dict[str, str], cwd: str, runs: int) -> dict[str, list[float]]:
     from contextlib import aclosing
 
     from claude_wrap import ClaudeAgentOptions, ClaudePool, ResultMessage, query
 
-    options = ClaudeAgentOptions(env=env, cwd=cwd, setting_sources=[])
-    cold: list[float] = []
-    pooled: list[float] = []
+    options = {
+        "": ClaudeAgentOptions(env=env, cwd=cwd, setting_sources=[]),
+        "bare": ClaudeAgentOptions(env=env, cwd=cwd, setting_sources=[], bare=True),
+    }
+    samples: dict[str, list[float]] = {side: [] for side in POOL_SIDES}
 
     async def to_result(messages: Any) -> float:
         start = time.perf_counter()
@@ -695,24 +709,29 @@ async def _pool_runs(env: dict[str, str], cwd: str, runs: int) -> tuple[list[flo
                     return time.perf_counter() - start
         raise RuntimeError("no ResultMessage")
 
-    async with ClaudePool(options, size=1) as pool:
-        for i in range(runs + 1):  # the first pair is warm-up
+    async with ClaudePool(options[""], size=1) as pool, ClaudePool(options["bare"], size=1) as bare_pool:
+        pools = {"": pool, "bare": bare_pool}
+
+        async def ready() -> None:
             await pool.wait_ready()
-            order = [("cold", cold), ("pooled", pooled)]
-            if i % 2:
-                order.reverse()
-            for kind, sink in order:
+            await bare_pool.wait_ready()
+
+        for i in range(runs + 1):  # the first round is warm-up
+            await ready()
+            for side in POOL_SIDES[i % 4 :] + POOL_SIDES[: i % 4]:
+                kind, _, flavour = side.partition(" ")
                 # query() and pool.query() are lazy: the clock in to_result()
                 # starts before the first message is asked for, so a cold run
                 # includes its spawn and handshake, as a caller sees it.
-                messages = (
-                    query(prompt="Say hello", options=options) if kind == "cold" else pool.query(prompt="Say hello")
-                )
+                if kind == "cold":
+                    messages = query(prompt="Say hello", options=options[flavour])
+                else:
+                    messages = pools[flavour].query(prompt="Say hello")
                 elapsed = await to_result(messages)
                 if i:
-                    sink.append(elapsed * 1000)
-                await pool.wait_ready()
-    return cold, pooled
+                    samples[side].append(elapsed * 1000)
+                await ready()
+    return samples
 
 
 def bench_pool(runs: int) -> dict[str, Any]:
@@ -724,14 +743,120 @@ def bench_pool(runs: int) -> dict[str, Any]:
         ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model,
         tempfile.TemporaryDirectory(prefix="claude-wrap-bench-pool-") as tmp,
     ):
-        log(f"pool: {runs} interleaved pairs (cold query() vs pool.query())")
-        cold, pooled = anyio.run(_pool_runs, model.env(Path(tmp) / "home"), tmp, runs)
+        log(f"pool: {runs} rotated rounds of {', '.join(POOL_SIDES)}")
+        samples = anyio.run(_pool_runs, model.env(Path(tmp) / "home"), tmp, runs)
+    medians = {side: median(values) for side, values in samples.items()}
     return {
         "runs": runs,
-        "cold_median_ms": median(cold),
-        "pooled_median_ms": median(pooled),
-        "ratio_median": median(pooled) / median(cold),
+        "median_ms": medians,
+        "cold_median_ms": medians["cold"],
+        "pooled_median_ms": medians["pooled"],
+        "ratio_median": medians["pooled"] / medians["cold"],
+        "ratio_bare_median": medians["pooled bare"] / medians["cold"],
+        "ratio_cold_bare": medians["cold bare"] / medians["cold"],
+        "samples_ms": {side: [round(v, 1) for v in values] for side, values in samples.items()},
     }
+
+
+# ---------------------------------------------------------------------------
+# fleet: run_many's overhead, and tasks per minute on the local pool vs Ray
+# ---------------------------------------------------------------------------
+
+FLEET_OVERHEAD_TARGET = 1.05
+FLEET_SIDES = ("cold query()", "pooled query()", "fleet")
+
+
+async def _fleet_overhead(env: dict[str, str], cwd: str, rounds: int, per_round: int) -> dict[str, list[float]]:
+    """Wall time per task of ``per_round`` one-prompt tasks run one after
+    the other: cold ``query()``s, ``pool.query()``s on a ``ClaudePool`` of
+    one, and a ``run_many`` batch of concurrency one (its own pool of one)."""
+    from contextlib import aclosing
+
+    from claude_wrap import ClaudeAgentOptions, ClaudePool, query
+    from claude_wrap.fleet import run_many
+
+    options = ClaudeAgentOptions(env=env, cwd=cwd, setting_sources=[])
+    per_task: dict[str, list[float]] = {side: [] for side in FLEET_SIDES}
+
+    async def drain(messages: Any) -> None:
+        async with aclosing(messages):
+            async for _ in messages:
+                pass
+
+    async def one_round(side: str) -> float:
+        start = time.perf_counter()
+        if side == "fleet":
+            async with run_many(["Say hello"] * per_round, options=options, concurrency=1, warm=1) as batch:
+                if not all([o.ok async for o in batch]):
+                    raise RuntimeError("a fleet task failed")
+        elif side == "pooled query()":
+            async with ClaudePool(options, size=1) as pool:
+                for _ in range(per_round):
+                    await drain(pool.query(prompt="Say hello"))
+        else:
+            for _ in range(per_round):
+                await drain(query(prompt="Say hello", options=options))
+        return (time.perf_counter() - start) / per_round * 1000
+
+    for i in range(rounds + 1):  # the first round is warm-up
+        for side in FLEET_SIDES[i % 3 :] + FLEET_SIDES[: i % 3]:
+            ms = await one_round(side)
+            if i:
+                per_task[side].append(ms)
+            log(f"fleet: round {i}/{rounds}: {side} {ms:.0f} ms per task")
+    return per_task
+
+
+async def _fleet_rate(env: dict[str, str], cwd: str, tasks: int, backend: str, concurrency: int) -> float:
+    """Tasks per minute: ``tasks`` one-prompt tasks, from ``run_many`` to the last outcome."""
+    from claude_wrap import ClaudeAgentOptions
+    from claude_wrap.fleet import run_many
+
+    options = ClaudeAgentOptions(env=env, cwd=cwd, setting_sources=[])
+    start = time.perf_counter()
+    # A warm binary per slot on both sides (the default).
+    async with run_many(["Say hello"] * tasks, options=options, backend=backend, concurrency=concurrency) as batch:  # type: ignore[arg-type]
+        outcomes = [o async for o in batch]
+    elapsed = time.perf_counter() - start
+    if len(outcomes) != tasks or not all(o.ok for o in outcomes):
+        raise RuntimeError(f"the {backend} fleet did not finish every task")
+    return tasks / elapsed * 60
+
+
+def bench_fleet(tasks: int, rounds: int) -> dict[str, Any]:
+    import anyio
+
+    from claude_wrap.testing import Reply, ScriptedModel
+
+    out: dict[str, Any] = {"tasks": tasks, "rounds": rounds}
+    with (
+        ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model,
+        tempfile.TemporaryDirectory(prefix="claude-wrap-bench-fleet-") as tmp,
+    ):
+        env = model.env(Path(tmp) / "home")
+        per_round = 8
+        log(f"fleet: {rounds} rotated rounds of {per_round} tasks each: {', '.join(FLEET_SIDES)}")
+        per_task = anyio.run(_fleet_overhead, env, tmp, rounds, per_round)
+        medians = {side: median(values) for side, values in per_task.items()}
+        out["per_task_median_ms"] = medians
+        out["ratio_to_pooled"] = medians["fleet"] / medians["pooled query()"]
+        out["ratio_to_cold"] = medians["fleet"] / medians["cold query()"]
+        out["per_task_samples_ms"] = {side: [round(v, 1) for v in values] for side, values in per_task.items()}
+        # Three tasks at a time on both: three pool members here, one on
+        # each of three Ray nodes (all on this machine).
+        log(f"fleet: {tasks} tasks, local pool (concurrency 3)")
+        out["local_per_min"] = anyio.run(_fleet_rate, env, tmp, tasks, "local", 3)
+        try:
+            sys.path.insert(0, str(ROOT / "tests"))
+            from _ray import ray_cluster
+        except ImportError:  # pragma: no cover - ray is a dev dependency
+            log("fleet: ray is not installed; the Ray side is skipped")
+            return out
+        log(f"fleet: {tasks} tasks, Ray cluster of 3 nodes on this machine (concurrency 1 per node)")
+        with ray_cluster(workers=2):
+            out["ray_per_min"] = anyio.run(_fleet_rate, env, tmp, tasks, "ray", 1)
+        out["ray_to_local"] = out["ray_per_min"] / out["local_per_min"]
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -1181,14 +1306,44 @@ def render(results: dict[str, Any]) -> str:
             )
     pl = results.get("pool")
     if pl:
+        m = pl["median_ms"]
         rows.append(
             (
                 "`query()` call → `ResultMessage`: cold vs warm `ClaudePool`",
                 f"{pl['cold_median_ms']:.0f} ms vs {pl['pooled_median_ms']:.0f} ms",
-                f"ratio {pl['ratio_median']:.2f}×; n={pl['runs']} interleaved pairs",
-                f"≤ {POOL_TARGET_RATIO:.1f}×",
+                f"ratio {pl['ratio_median']:.2f}×; n={pl['runs']} rotated rounds",
+                f"≤ {POOL_TARGET_RATIO:.2f}×",
             )
         )
+        rows.append(
+            (
+                "… warm `ClaudePool` of `bare=True` members vs cold",
+                f"{m['pooled bare']:.0f} ms vs {m['cold']:.0f} ms",
+                f"ratio {pl['ratio_bare_median']:.2f}×; a cold `bare=True` run: {pl['ratio_cold_bare']:.2f}× a cold one",
+                f"≤ {POOL_TARGET_RATIO:.2f}×",
+            )
+        )
+    fl = results.get("fleet")
+    if fl:
+        m = fl["per_task_median_ms"]
+        rows.append(
+            (
+                "one task after another: `run_many` vs `pool.query()` (pool of one)",
+                f"{m['fleet']:.0f} vs {m['pooled query()']:.0f} ms per task",
+                f"ratio {fl['ratio_to_pooled']:.2f}×; to cold `query()`s ({m['cold query()']:.0f} ms): "
+                f"{fl['ratio_to_cold']:.2f}×; {fl['rounds']} rounds of 8",
+                f"≤ {FLEET_OVERHEAD_TARGET:.2f}×",
+            )
+        )
+        if "ray_per_min" in fl:
+            rows.append(
+                (
+                    f"{fl['tasks']} one-prompt tasks, 3 at a time: local pool vs 3-node Ray cluster (one machine)",
+                    f"{fl['local_per_min']:.0f} vs {fl['ray_per_min']:.0f} tasks/min",
+                    f"Ray / local: {fl['ray_to_local']:.2f}×; from run_many to the last outcome, actors' start included",
+                    "",
+                )
+            )
     header = ("measure", "median", "notes", "target")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
 
@@ -1214,7 +1369,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help=f"re-record {FIXTURE.relative_to(ROOT)} and exit")
     parser.add_argument(
         "--only",
-        choices=["import", "query", "decode", "roundtrip", "pool", "rss", "official", "script"],
+        choices=["import", "query", "decode", "roundtrip", "pool", "fleet", "rss", "official", "script"],
         action="append",
         help="run only these parts (repeatable)",
     )
@@ -1241,7 +1396,7 @@ def main(argv: list[str] | None = None) -> int:
     import_runs = args.import_runs or (5 if args.quick else 15)
     decode_target = 50_000 if args.quick else 200_000
     decode_rounds = 3 if args.quick else 7
-    parts = set(args.only or ["import", "query", "decode", "roundtrip", "pool", "rss", "official", "script"])
+    parts = set(args.only or ["import", "query", "decode", "roundtrip", "pool", "fleet", "rss", "official", "script"])
 
     results: dict[str, Any] = {"machine": machine()}
     if "import" in parts:
@@ -1260,6 +1415,8 @@ def main(argv: list[str] | None = None) -> int:
         results["roundtrip"] = bench_roundtrip(500 if args.quick else 5000)
     if "pool" in parts:
         results["pool"] = bench_pool(runs)
+    if "fleet" in parts:
+        results["fleet"] = bench_fleet(20 if args.quick else 40, 2 if args.quick else 5)
     if "rss" in parts:
         log(f"rss: one {RSS_LINE_MB} MiB line through SubprocessTransport in a fresh process")
         results["rss"] = bench_rss()

@@ -122,3 +122,23 @@ def kill_host(host: subprocess.Popen[str], how: str) -> None:
     else:
         host.send_signal(getattr(signal, how))
     host.wait(timeout=30)
+
+
+def descendants(pid: int) -> list[int]:
+    """Live pids whose parent chain leads to ``pid`` (children in sessions of
+    their own included)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = _read(entry, "stat")
+            if stat:
+                # "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: list[int] = []
+    frontier = [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, p in parents.items() if p == parent]
+        found.extend(children)
+        frontier.extend(children)
+    return found

@@ -266,6 +266,8 @@ def _additions(b: _Builder, options: ClaudeAgentOptions) -> None:
         b.flag("--agent", options.agent)
     if options.debug_file is not None:
         b.flag("--debug-file", os.fspath(options.debug_file))
+    if options.bare:
+        b.flag("--bare")
     if options.plan_mode_instructions is not None:
         b.initialize["planModeInstructions"] = options.plan_mode_instructions
     if options.tool_aliases:

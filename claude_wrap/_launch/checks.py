@@ -86,6 +86,11 @@ def check_options(options: ClaudeAgentOptions) -> None:
             "on_user_question needs permission prompts on stdio, but permission_prompt_tool_name "
             "sends them (AskUserQuestion included) to an MCP tool; set only one"
         )
+    if options.bare and options.hooks:
+        raise ValueError(
+            "ClaudeAgentOptions.bare: the binary calls no hooks in bare mode, so these hooks would never run "
+            "(a blocking one would never block); drop bare=True or the hooks"
+        )
     sp = options.system_prompt
     if options.append_system_prompt is not None and isinstance(sp, Mapping) and "append" in sp:
         raise ValueError("append_system_prompt and system_prompt['append'] both set; use one")
@@ -124,6 +129,28 @@ def doubtful(options: ClaudeAgentOptions) -> list[str]:
         found.append("the binary refuses resume_drops_turn without resume_session_at: the run will fail")
     found.extend(_doubtful_limits(options))
     found.extend(_doubtful_shapes(options))
+    found.extend(_doubtful_bare(options))
+    return found
+
+
+_BARE_TOOLS = ("Bash", "Edit", "Read")
+
+
+def _doubtful_bare(options: ClaudeAgentOptions) -> list[str]:
+    """What bare mode leaves out that the options ask for."""
+    if not options.bare:
+        return []
+    found: list[str] = []
+    if options.agents:
+        found.append("agents are not available with bare=True: the binary offers no Agent tool in bare mode")
+    if options.skills:
+        found.append("skills are not available with bare=True: the binary offers no Skill tool in bare mode")
+    tools = options.tools
+    if isinstance(tools, list) and any(t not in _BARE_TOOLS for t in tools):
+        extra = sorted(t for t in tools if t not in _BARE_TOOLS)
+        found.append(
+            f"with bare=True the binary offers only {', '.join(_BARE_TOOLS)} of its built-in tools, not {', '.join(extra)}"
+        )
     return found
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "SystemPromptPreset",
     "ToolsPreset",
     "copy_with",
+    "resuming",
 ]
 
 """Permission modes the binary accepts."""
@@ -256,6 +257,18 @@ class ClaudeAgentOptions:
     store by then stays queued for the next flush, and a
     ``MirrorErrorMessage`` just before the result says how much. The local
     transcript is complete either way."""
+    bare: bool = False
+    """Start the binary in its minimal mode (``--bare``), which starts
+    faster. The binary then skips hooks from settings files and plugins,
+    LSP, plugin sync, auto-memory, background prefetches, keychain reads and
+    CLAUDE.md discovery, and the model sees less: no CLAUDE.md, no commit
+    attribution guidance, and of the built-in tools only Bash, Edit and Read
+    (no Agent, no Skill). What keeps working: in-process and other MCP
+    servers, ``can_use_tool`` and the other permission callbacks, structured
+    output, session stores. Hook callbacks are never called in this mode, so
+    ``hooks`` together with ``bare`` is refused. The API key must come from
+    ``ANTHROPIC_API_KEY`` (or an ``apiKeyHelper`` in ``settings``): no OAuth
+    login is read."""
 
     # -- additions: time limits (seconds) -----------------------------------------
     control_timeout: float = 60.0
@@ -370,3 +383,18 @@ def copy_with(options: ClaudeAgentOptions, **changes: Any) -> ClaudeAgentOptions
     for name, value in changes.items():
         setattr(new, name, value)
     return new
+
+
+def resuming(options: ClaudeAgentOptions, session_id: str) -> ClaudeAgentOptions:
+    """A copy of ``options`` that resumes ``session_id``: it neither
+    continues the latest session, forks, names a new one, nor cuts the
+    transcript short."""
+    return copy_with(
+        options,
+        resume=session_id,
+        continue_conversation=False,
+        fork_session=False,
+        session_id=None,
+        resume_session_at=None,
+        resume_drops_turn=None,
+    )

@@ -273,6 +273,19 @@ class PostgresSessionStore(SessionStore):
         )
         return [r[0] for r in rows]
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A store made from a connection string travels as its settings (to
+        a process pool, a Ray worker ...): the copy opens its own connection."""
+        if self._conninfo is None:
+            raise TypeError(
+                "a PostgresSessionStore built on a connection object cannot be copied to another process; "
+                "build it from a connection string to send it there"
+            )
+        return {"conninfo": self._conninfo, "table": self.table, "connect_timeout": self.connect_timeout}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["conninfo"], table=state["table"], connect_timeout=state["connect_timeout"])  # type: ignore[misc]
+
     async def aclose(self) -> None:
         """Close the connection the store opened itself (not one you passed)."""
 

@@ -212,6 +212,19 @@ class RedisSessionStore(SessionStore):
         )
         return sorted(_text(m) for m in members)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A store made from a URL travels as its URL and prefix (to a
+        process pool, a Ray worker ...): the copy opens its own client."""
+        if not self._owned:
+            raise TypeError(
+                "a RedisSessionStore built on a client object cannot be copied to another process; "
+                "build it from a URL to send it there"
+            )
+        return {"url": self._url, "prefix": self.prefix}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["url"], prefix=state["prefix"])  # type: ignore[misc]
+
     async def aclose(self) -> None:
         """Close the client the store made from a URL (not one you passed)."""
         if self._owned and self._client is not None:

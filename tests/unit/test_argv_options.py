@@ -124,6 +124,11 @@ def test_session_flags() -> None:
     assert "--no-session-persistence" in argv
 
 
+def test_bare_mode_flag() -> None:
+    assert "--bare" in launch(bare=True).argv
+    assert "--bare" not in launch().argv
+
+
 def test_initialize_fields() -> None:
     init = launch(
         title="T",

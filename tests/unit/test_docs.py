@@ -184,6 +184,7 @@ def test_every_page_is_in_the_navigation() -> None:
 def test_the_reference_documents_every_public_name_once() -> None:
     import claude_wrap
     import claude_wrap.cli
+    import claude_wrap.fleet
     import claude_wrap.sync
     import claude_wrap.testing
 
@@ -194,7 +195,7 @@ def test_the_reference_documents_every_public_name_once() -> None:
     )
     assert len(documented) == len(set(documented))
     expected = {f"claude_wrap.{n}" for n in claude_wrap.__all__ if not n.startswith("__")}
-    for module in (claude_wrap.sync, claude_wrap.testing, claude_wrap.cli):
+    for module in (claude_wrap.sync, claude_wrap.testing, claude_wrap.cli, claude_wrap.fleet):
         expected |= {f"{module.__name__}.{n}" for n in module.__all__}
     assert set(documented) == expected
 

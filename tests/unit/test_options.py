@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from claude_wrap import ClaudeAgentOptions, ClaudeSDKClient, InMemorySessionStore, OptionsWarning, query
+from claude_wrap import ClaudeAgentOptions, ClaudeSDKClient, HookMatcher, InMemorySessionStore, OptionsWarning, query
 from claude_wrap._launch.argv import build_launch
 from claude_wrap._launch.options import copy_with
 
@@ -82,6 +82,12 @@ def test_accepted_silently_at_construction(fields: dict[str, Any]) -> None:
         ({"mcp_servers": {"x": {"type": "stdio"}}}, "needs a 'command'"),
         ({"mcp_servers": {"x": {"type": "sdk", "name": "x"}}}, "without an instance"),
         ({"mcp_servers": 3}, "mcp_servers should be"),
+        ({"bare": True, "agents": {"a": {"description": "d", "prompt": "p"}}}, "no Agent tool in bare mode"),
+        ({"bare": True, "skills": ["pdf"]}, "no Skill tool in bare mode"),
+        (
+            {"bare": True, "tools": ["Bash", "Write", "Grep"]},
+            "only Bash, Edit, Read of its built-in tools, not Grep, Write",
+        ),
     ],
     ids=lambda v: "+".join(v) if isinstance(v, dict) else None,
 )
@@ -213,6 +219,14 @@ def test_our_fields_out_of_range_raise_naming_the_field(fields: dict[str, Any], 
 def test_conflicts_with_our_fields_raise_at_construction(fields: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="set only one|use one"):
         ClaudeAgentOptions(**fields)
+
+
+def test_hooks_in_bare_mode_are_refused_as_they_would_never_run() -> None:
+    with pytest.raises(ValueError, match="ClaudeAgentOptions.bare: the binary calls no hooks in bare mode"):
+        ClaudeAgentOptions(bare=True, hooks={"PreToolUse": [HookMatcher("Bash", [_hook])]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ClaudeAgentOptions(bare=True, tools=["Bash", "Read"], hooks={})
 
 
 def test_our_limits_accept_their_edges() -> None:

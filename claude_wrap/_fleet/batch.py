@@ -1,0 +1,389 @@
+"""``Batch``: what ``run_many`` returns, and the driver behind it.
+
+The driver hands tasks to nodes (a backend's), at most ``capacity`` at a
+time per node, the least busy node first, reading the tasks iterable only
+as slots free up. It folds each attempt's events into the task's record,
+counts the money, and reports one ``Outcome`` per task as it ends. A task
+whose node is lost goes back to the front of the queue (with its record,
+so the next attempt resumes its session) until its retries are used up.
+
+The driver runs in a task of its own (``Detached``), owned by the batch:
+iterating only pulls outcomes from it. ``aclose()`` (or leaving ``async
+with``, cancelling a waiting ``__anext__``, dropping the batch) stops it:
+every node's tasks are cancelled and their binaries stopped.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sized
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
+from functools import partial
+from types import TracebackType
+from typing import Any, Protocol
+
+import anyio
+import anyio.abc
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from claude_wrap._fleet.journal import CostSoFar, Event, Finished, TaskRecord, TurnEnded
+from claude_wrap._fleet.progress import Progress
+from claude_wrap._fleet.types import BudgetExceededError, FleetStats, NodeLostError, Outcome, Task
+from claude_wrap._fleet.worker import NodeInfo
+from claude_wrap._lazy import publish
+from claude_wrap._run.detached import Detached
+
+__all__ = ["Backend", "Batch", "Driver", "Node", "NodeLost", "as_task"]
+
+
+class NodeLost(Exception):
+    """A node's ``run`` lost its node (the backend's error is the cause)."""
+
+
+class Node(Protocol):
+    info: NodeInfo
+    capacity: int
+    in_flight: int
+    alive: bool
+
+    async def run(self, index: int, task: Task, record: TaskRecord, on_event: Callable[[Event], None]) -> Finished: ...
+
+    def cancel(self, index: int, reason: BaseException) -> None: ...
+
+
+class Backend(Protocol):
+    retries: int
+    """Attempts a task gets after the first, when its node is lost."""
+
+    def start(self) -> AbstractAsyncContextManager[list[Node]]: ...
+
+
+def as_task(item: Any) -> Task:
+    """A tasks-iterable item as a ``Task`` (a string is a prompt)."""
+    if isinstance(item, Task):
+        return item
+    if isinstance(item, str):
+        return Task(item)
+    raise TypeError(f"a task is a prompt (str) or a Task, got {type(item).__name__}: {item!r}")
+
+
+@dataclass
+class _Item:
+    index: int
+    task: Task
+    record: TaskRecord = field(default_factory=TaskRecord)
+    node: Node | None = None
+    started: float | None = None
+    cost: float = 0.0  # the running attempt's spending so far
+    turns: int = 0
+
+
+class Batch:
+    """A running batch of tasks (see :func:`claude_wrap.fleet.run_many`).
+
+    ``async for outcome in batch`` gives each task's :class:`Outcome` as it
+    ends. Use it as ``async with run_many(...) as batch:`` to be sure it is
+    stopped when the block is left; ``aclose()`` stops it at any time
+    (running tasks are cancelled, their binaries stopped, on every node).
+    A batch that is dropped unfinished (``async for ...: break``) stops too.
+    """
+
+    def __init__(self, driver: Driver) -> None:
+        self._driver = driver
+        self._task: Detached | None = None
+        self._receive: MemoryObjectReceiveStream[Outcome] | None = None
+        self._closed = False
+
+    def __aiter__(self) -> Batch:
+        return self
+
+    async def __anext__(self) -> Outcome:
+        if self._closed:
+            raise StopAsyncIteration
+        receive = self._start()
+        try:
+            return await receive.receive()
+        except anyio.EndOfStream:
+            self._closed = True
+            receive.close()
+            error, self._driver.error = self._driver.error, None
+            if error is not None:
+                raise error from None
+            raise StopAsyncIteration from None
+        except BaseException:
+            await self.aclose()  # cancelled while waiting: the batch goes with it
+            raise
+
+    async def __aenter__(self) -> Batch:  # noqa: PYI034 - typing.Self needs 3.11
+        self._start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Stop the batch: no more tasks start, running ones are cancelled and
+        their binaries stopped on every node. Idempotent."""
+        self._closed = True
+        task = self._task
+        if task is not None and not task.done:
+            task.cancel()
+            with anyio.CancelScope(shield=True):
+                await task.wait()
+        if self._receive is not None:
+            self._receive.close()
+
+    def __del__(self) -> None:
+        # The driver holds no reference to this handle, so dropping the
+        # handle unfinished lands here: stop the driver (its nodes stop).
+        task = getattr(self, "_task", None)
+        receive = getattr(self, "_receive", None)
+        try:
+            if task is not None and not task.done:
+                task.cancel()
+            if receive is not None:
+                receive.close()
+        except Exception:  # noqa: BLE001 - nothing to report to from __del__
+            pass
+
+    @property
+    def stats(self) -> FleetStats:
+        """Where the batch stands now."""
+        return self._driver.stats()
+
+    @property
+    def nodes(self) -> list[NodeInfo]:
+        """The nodes the batch runs on (once started), lost ones included."""
+        return [node.info for node in self._driver.nodes]
+
+    def _start(self) -> MemoryObjectReceiveStream[Outcome]:
+        if self._receive is None:
+            send, self._receive = anyio.create_memory_object_stream[Outcome](math.inf)
+            self._task = Detached.spawn(partial(self._driver.drive, send), "fleet batch")
+        return self._receive
+
+
+class Driver:
+    """The batch's engine (see the module docstring)."""
+
+    def __init__(
+        self,
+        tasks: Iterable[str | Task],
+        backend: Backend,
+        *,
+        budget_usd: float | None,
+        progress: Progress | None,
+    ) -> None:
+        self._total = len(tasks) if isinstance(tasks, Sized) else None
+        self._source: Iterator[Any] = iter(enumerate(tasks))
+        self._backend = backend
+        self._budget = budget_usd
+        self._progress = progress
+        self._retries: deque[_Item] = deque()
+        self._running: dict[int, _Item] = {}
+        self.nodes: list[Node] = []
+        self._spent = 0.0
+        self._finished = 0
+        self._failed = 0
+        self._stopping = False
+        self._started_at = 0.0
+        self.error: BaseException | None = None
+        self._send: MemoryObjectSendStream[Outcome] | None = None
+        self._changed: anyio.Event | None = None
+
+    def stats(self) -> FleetStats:
+        return FleetStats(
+            total=self._total,
+            finished=self._finished,
+            failed=self._failed,
+            running=len(self._running),
+            cost_usd=self._spent_so_far(),
+            elapsed_s=time.monotonic() - self._started_at if self._started_at else 0.0,
+        )
+
+    def _notify(self) -> None:
+        assert self._changed is not None
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    async def drive(self, send: MemoryObjectSendStream[Outcome]) -> None:
+        self._send = send
+        self._changed = anyio.Event()
+        self._started_at = time.monotonic()
+        try:
+            async with self._backend.start() as nodes:
+                self.nodes = nodes
+                async with anyio.create_task_group() as tg:
+                    await self._dispatch(tg)
+        except Exception as exc:  # noqa: BLE001 - the batch's failure, raised to its reader
+            self.error = self.error or exc
+        finally:
+            send.close()
+            if self._progress is not None:
+                self._progress.close()
+
+    async def _dispatch(self, tg: anyio.abc.TaskGroup) -> None:
+        while not self._stopping:
+            item = self._retries.popleft() if self._retries else self._pull()
+            if item is None:
+                if not self._running:
+                    return
+                await self._wait()  # a running task may come back for a retry
+                continue
+            node = await self._free_node()
+            if node is None:
+                self._report(item, error=NodeLostError("every node of the batch was lost"))
+                continue
+            if self._stopping:
+                self._retries.appendleft(item)
+                break
+            item.started = item.started or time.monotonic()
+            item.record.attempts += 1
+            node.in_flight += 1
+            item.node = node
+            self._running[item.index] = item
+            self._show()
+            tg.start_soon(self._attempt, node, item)
+        # Stopped by the budget: what never started is reported as such.
+        while item := (self._retries.popleft() if self._retries else self._pull()):
+            self._report(item, error=self._over_budget())
+
+    def _pull(self) -> _Item | None:
+        """The next task from the iterable; an item that is not a task ends
+        the batch (the tasks started before it are still reported, then
+        its ``TypeError`` is raised)."""
+        try:
+            index, raw = next(self._source)
+            return _Item(index, as_task(raw))
+        except StopIteration:
+            return None
+        except TypeError as exc:
+            self.error = exc
+            self._source = iter(())
+            return None
+
+    async def _wait(self) -> None:
+        assert self._changed is not None
+        await self._changed.wait()
+
+    async def _free_node(self) -> Node | None:
+        """The least busy live node with a free slot (waiting for one); ``None``
+        once no node is alive."""
+        while True:
+            alive = [n for n in self.nodes if n.alive]
+            if not alive:
+                return None
+            free = [n for n in alive if n.in_flight < n.capacity]
+            if free:
+                return min(free, key=lambda n: n.in_flight / n.capacity)
+            await self._wait()
+
+    async def _attempt(self, node: Node, item: _Item) -> None:
+        item.cost = 0.0
+        item.turns = 0
+        finished: Finished | None = None
+        error: BaseException | None = None
+        lost: NodeLost | None = None
+        try:
+            finished = await node.run(item.index, item.task, item.record, lambda event: self._on_event(item, event))
+        except NodeLost as exc:
+            lost = exc
+        except Exception as exc:  # noqa: BLE001 - the backend failed this task: its outcome says so
+            error = exc
+        finally:
+            node.in_flight -= 1
+            self._running.pop(item.index, None)
+            self._notify()
+        if lost is not None:
+            node.alive = False
+            self._requeue(item, lost)
+        else:
+            self._report(item, finished=finished, error=error, node=node)
+
+    def _requeue(self, item: _Item, lost: NodeLost) -> None:
+        record = item.record
+        record.cost_usd += item.cost
+        record.num_turns += item.turns
+        if self._stopping:
+            self._report(item, error=self._over_budget())
+        elif record.attempts > self._backend.retries:
+            self._report(item, error=NodeLostError(f"the node was lost {record.attempts} times running this task"))
+        elif not record.replayable:
+            self._report(item, error=NodeLostError("the node was lost, and the task cannot be resumed elsewhere"))
+        else:
+            self._retries.appendleft(item)
+
+    def _on_event(self, item: _Item, event: Event) -> None:
+        item.record.fold(event)
+        if isinstance(event, (TurnEnded, CostSoFar)):
+            item.cost = event.cost_usd
+        if isinstance(event, TurnEnded):
+            item.turns = event.num_turns
+        self._check_budget()
+        self._show()
+
+    # -- money, outcomes, display ---------------------------------------------------------
+
+    def _spent_so_far(self) -> float:
+        unfinished = [*self._running.values(), *self._retries]
+        return self._spent + sum(i.record.cost_usd + (i.cost if i.index in self._running else 0.0) for i in unfinished)
+
+    def _over_budget(self) -> BudgetExceededError:
+        return BudgetExceededError(f"the batch's budget of ${self._budget:g} was spent")
+
+    def _check_budget(self) -> None:
+        if self._budget is None or self._stopping or self._spent_so_far() < self._budget:
+            return
+        self._stopping = True
+        for item in self._running.values():
+            if item.node is not None:
+                item.node.cancel(item.index, self._over_budget())
+        self._notify()
+
+    def _report(
+        self,
+        item: _Item,
+        *,
+        finished: Finished | None = None,
+        error: BaseException | None = None,
+        node: Node | None = None,
+    ) -> None:
+        record = item.record
+        outcome = Outcome(
+            index=item.index,
+            task=item.task,
+            session_id=record.session_id,
+            total_cost_usd=record.cost_usd,
+            num_turns=record.num_turns,
+            duration_ms=int((time.monotonic() - item.started) * 1000) if item.started is not None else 0,
+            attempts=record.attempts,
+            node=node.info.name if node is not None else None,
+            error=error,
+        )
+        if finished is not None:
+            outcome.result = finished.result
+            outcome.error = finished.error
+            outcome.value = finished.value
+            outcome.session_id = finished.session_id or outcome.session_id
+            outcome.total_cost_usd += finished.cost_usd
+            outcome.num_turns += finished.num_turns
+        self._spent += outcome.total_cost_usd
+        self._finished += 1
+        self._failed += 0 if outcome.ok else 1
+        assert self._send is not None
+        self._send.send_nowait(outcome)
+        self._check_budget()
+        self._show()
+
+    def _show(self) -> None:
+        if self._progress is not None:
+            self._progress.update(self.stats())
+
+
+publish(sys.modules[__name__], ["Batch"], "claude_wrap.fleet")

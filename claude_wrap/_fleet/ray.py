@@ -1,0 +1,260 @@
+"""The Ray backend: a worker actor per node of a running Ray cluster.
+
+Ray is imported when the batch starts, not before. The batch connects to
+the cluster the program already joined (``ray.init()``), or calls
+``ray.init(address=...)`` itself and leaves it again at the end. Each alive
+node gets one :class:`~._ray_actor.NodeActor`, pinned to it, asking for no
+CPU (``actor_options`` change that); the actor finds the binary once and
+keeps a warm pool. Events come back through Ray streaming generators, read
+in worker threads so the batch runs under asyncio and trio alike.
+
+A node is lost when Ray reports its actor dead (the node died, or the
+actor's process did): the node's running tasks go back to the batch, which
+retries them elsewhere. Leaving the batch stops every actor (each cancels
+its tasks and stops their binaries) before it is killed.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from typing import Any, NoReturn
+
+import anyio
+
+from claude_wrap._distribution import import_extra
+from claude_wrap._fleet.batch import Node, NodeLost
+from claude_wrap._fleet.journal import Event, Finished, TaskRecord
+from claude_wrap._fleet.ray_actor import NodeActor, shipped
+from claude_wrap._fleet.types import FleetError, Task
+from claude_wrap._fleet.worker import NodeInfo
+from claude_wrap._launch.options import ClaudeAgentOptions
+
+__all__ = ["RayBackend"]
+
+log = logging.getLogger("claude_wrap")
+
+# Ray's errors for an actor (or the node under it) that is gone, but for its
+# ActorUnavailableError (a RayActorError too): that one comes first when the
+# actor's process dies, and also when the actor lives on and only the
+# connection broke, with the task still running. So it is only a suspicion,
+# until Ray says the actor is dead or it answers again.
+_LOST = ("RayActorError", "NodeDiedError", "WorkerCrashedError", "ObjectLostError", "OwnerDiedError")
+_POLL = 0.25  # seconds a worker thread waits on Ray before looking whether the batch closed
+_START_TIMEOUT = 600.0  # a node may fetch the binary first
+_STOP_TIMEOUT = 30.0
+_VERDICT_TIMEOUT = 120.0  # how long Ray may take to call an unreachable actor dead or alive
+
+
+class _Unreachable(Exception):
+    """Ray lost the connection to the actor (``ActorUnavailableError``)."""
+
+
+class _RemoteNode:
+    def __init__(self, backend: RayBackend, actor: Any, info: NodeInfo, capacity: int) -> None:
+        self._backend = backend
+        self.actor = actor
+        self.info = info
+        self.capacity = capacity
+        self.in_flight = 0
+        self.alive = True
+
+    async def run(self, index: int, task: Task, record: TaskRecord, on_event: Callable[[Event], None]) -> Finished:
+        if task.options is not None:
+            task = replace(task, options=shipped(task.options))
+        events = self.actor.run.remote(index, task, record)
+        while True:
+            try:
+                event = await anyio.to_thread.run_sync(
+                    self._backend.next_event, events, abandon_on_cancel=True, limiter=self._backend.limiter
+                )
+            except _Unreachable as exc:
+                await self._judge(index, exc)
+            if isinstance(event, Finished):
+                return event
+            if event is None:
+                raise NodeLost("the node's worker ended the task without an outcome")
+            on_event(event)
+
+    async def _judge(self, index: int, unreachable: _Unreachable) -> NoReturn:
+        """Raise ``NodeLost`` if the actor is dead; if it lives on, stop the
+        task there and fail it (running it elsewhere could run it twice)."""
+        self.alive = False  # no new task here until Ray says
+        dead = await anyio.to_thread.run_sync(self._backend.dead, self.actor, limiter=self._backend.limiter)
+        if dead:
+            raise NodeLost(str(unreachable)) from unreachable
+        self.alive = True
+        self.cancel(index, FleetError("the batch lost touch with this task"))
+        raise FleetError(
+            f"the connection to the task's node broke, so the task was stopped: {unreachable}"
+        ) from unreachable
+
+    def cancel(self, index: int, reason: BaseException) -> None:
+        try:
+            self.actor.cancel.remote(index, reason)
+        except Exception:
+            log.debug("claude_wrap: cancelling task %s on node %s failed", index, self.info.name, exc_info=True)
+
+
+class RayBackend:
+    """Tasks run on every alive node of a Ray cluster, ``concurrency`` per node."""
+
+    def __init__(
+        self,
+        options: ClaudeAgentOptions,
+        *,
+        concurrency: int | None,
+        track_cost: bool,
+        address: str | None = None,
+        runtime_env: dict[str, Any] | None = None,
+        retries: int = 2,
+        nodes: list[str] | None = None,
+        actor_options: dict[str, Any] | None = None,
+        warm: int | None = None,
+    ) -> None:
+        if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
+            raise ValueError(f"retries must be a number of attempts (0 or more), got {retries!r}")
+        if warm is not None and (not isinstance(warm, int) or isinstance(warm, bool) or warm < 0):
+            raise ValueError(f"warm must be a number of pool members (0 or more), got {warm!r}")
+        self._options = shipped(options)
+        self._concurrency = concurrency
+        self._track_cost = track_cost
+        self._address = address
+        self._runtime_env = runtime_env
+        self.retries = retries
+        self._only = set(nodes) if nodes is not None else None
+        self._actor_options = dict(actor_options or {})
+        self._warm = warm
+        self._closing = False
+        self._lost: tuple[type[BaseException], ...] = ()
+        self.limiter = anyio.CapacityLimiter(1)
+
+    @asynccontextmanager
+    async def start(self) -> AsyncIterator[list[Node]]:
+        ray = import_extra("ray", "ray", "run_many(backend='ray')")
+        self._lost = tuple(getattr(ray.exceptions, name) for name in _LOST if hasattr(ray.exceptions, name))
+        joined = await anyio.to_thread.run_sync(self._join, ray)
+        started: list[_RemoteNode] = []
+        try:
+            await anyio.to_thread.run_sync(self._launch, ray, started)
+            self.limiter.total_tokens = sum(n.capacity for n in started) + 2
+            yield list(started)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(self._shutdown, ray, started, joined)
+
+    # -- in worker threads (Ray's calls block) ----------------------------------------------
+
+    def _join(self, ray: Any) -> bool:
+        """Connect to the cluster unless the program did; whether we did."""
+        if ray.is_initialized():
+            return False
+        ray.init(address=self._address, runtime_env=self._runtime_env)
+        return True
+
+    def _launch(self, ray: Any, started: list[_RemoteNode]) -> None:
+        """Start a worker actor on each node, into ``started`` as each comes up
+        (so whatever started is stopped, should the rest fail)."""
+        try:
+            ray.cloudpickle.dumps(self._options)
+        except Exception as exc:
+            raise FleetError(f"the batch's options cannot be sent to the nodes: {exc}") from exc
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        alive = [n for n in ray.nodes() if n.get("Alive") and (self._only is None or n["NodeID"] in self._only)]
+        if not alive:
+            raise FleetError("the Ray cluster has no alive node to run tasks on")
+        actor_class = ray.remote(NodeActor)
+        pending = []
+        for node in alive:
+            capacity = self._concurrency or max(1, int(node.get("Resources", {}).get("CPU", 1)))
+            settings: dict[str, Any] = {
+                "num_cpus": 0,
+                "max_restarts": 0,
+                "max_task_retries": 0,
+                "scheduling_strategy": NodeAffinitySchedulingStrategy(node["NodeID"], soft=False),
+            }
+            if self._runtime_env is not None:
+                settings["runtime_env"] = self._runtime_env
+            settings.update(self._actor_options)
+            warm = capacity if self._warm is None else self._warm
+            actor = actor_class.options(**settings).remote(self._options, warm, self._track_cost)
+            actor.serve.remote()
+            pending.append((actor, capacity, actor.info.remote()))
+        ready, _ = ray.wait([ref for _, _, ref in pending], num_returns=len(pending), timeout=_START_TIMEOUT)
+        failures = []
+        for actor, capacity, ref in pending:
+            try:
+                if ref not in ready:
+                    raise FleetError(f"the node's worker did not start within {_START_TIMEOUT:g} s")
+                started.append(_RemoteNode(self, actor, ray.get(ref), capacity))
+            except Exception as exc:  # noqa: BLE001 - one bad node does not stop the batch
+                failures.append(exc)
+                log.warning("claude_wrap: a fleet node did not start: %s", exc)
+                self._kill(ray, actor)
+        if not started:
+            raise FleetError(f"no node of the Ray cluster could start a worker: {failures[0]}") from failures[0]
+
+    def next_event(self, events: Any) -> Event | None:
+        """The next event of a task (``None``: no more, or the batch closes)."""
+        import ray
+
+        while not self._closing:
+            ready, _ = ray.wait([events], timeout=_POLL)
+            if ready:
+                break
+        else:
+            return None
+        try:
+            event: Event = ray.get(next(events))
+        except StopIteration:
+            return None
+        except self._lost as exc:
+            if type(exc).__name__ == "ActorUnavailableError":
+                raise _Unreachable(str(exc)) from exc
+            raise NodeLost(f"{type(exc).__name__}: {exc}") from exc
+        return event
+
+    def dead(self, actor: Any) -> bool:
+        """Whether Ray calls ``actor`` dead (it answering means alive), asked
+        until it says or ``_VERDICT_TIMEOUT`` passes (then: alive)."""
+        import ray
+
+        deadline = time.monotonic() + _VERDICT_TIMEOUT
+        while not self._closing and time.monotonic() < deadline:
+            try:
+                ray.get(actor.info.remote(), timeout=2.0)
+            except self._lost as exc:
+                if type(exc).__name__ != "ActorUnavailableError":
+                    return True
+            except Exception:  # noqa: BLE001 - a timeout: no verdict yet
+                pass
+            else:
+                return False
+            time.sleep(_POLL)
+        return False
+
+    def _shutdown(self, ray: Any, nodes: list[_RemoteNode], joined: bool) -> None:
+        stops = []
+        for node in nodes:
+            try:
+                stops.append(node.actor.stop.remote())
+            except Exception:  # noqa: BLE001 - a lost node's actor cannot be asked
+                continue
+        if stops:
+            ray.wait(stops, num_returns=len(stops), timeout=_STOP_TIMEOUT)
+        self._closing = True
+        for node in nodes:
+            self._kill(ray, node.actor)
+        if joined:
+            ray.shutdown()
+
+    @staticmethod
+    def _kill(ray: Any, actor: Any) -> None:
+        try:
+            ray.kill(actor, no_restart=True)
+        except Exception:  # noqa: BLE001 - already gone
+            pass

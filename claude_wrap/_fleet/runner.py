@@ -1,0 +1,265 @@
+"""One attempt at a task, on the node that runs it.
+
+Every task drives a :class:`TaskClient`: a prompt task sends its prompt and
+reads through the result, a ``run`` function does what it likes. The client
+reports the attempt to the batch as it goes (``_journal`` events): the
+session id once known, each prompt just before it is written, each turn's
+end, and, under a budget, the running cost after each model reply. On a
+retry it answers the turns recorded before from the record, and lets the
+resumed binary run a cut-off turn on by itself (see ``_resume``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import deque
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import anyio
+
+from claude_wrap._client import ClaudeSDKClient
+from claude_wrap._exceptions import ClaudeSDKError
+from claude_wrap._fleet.journal import (
+    CostSoFar,
+    Event,
+    Finished,
+    NotReplayable,
+    PromptSending,
+    SessionStarted,
+    TaskRecord,
+    Turn,
+    TurnEnded,
+)
+from claude_wrap._fleet.resume import Plan, plan_attempt, resumed_options
+from claude_wrap._fleet.types import ReplayError, Task
+from claude_wrap._launch.options import ClaudeAgentOptions
+from claude_wrap._run.protocol import Session
+from claude_wrap._wire.messages import AssistantMessage, Message, ResultMessage, SystemMessage
+
+__all__ = ["Attempt", "TaskClient", "run_attempt"]
+
+Emit = Callable[[Event], Awaitable[None]]
+
+
+class _Journal:
+    """The attempt's side of the task's record."""
+
+    def __init__(self, index: int, plan: Plan, emit: Emit, *, keep_messages: bool, track_cost: bool) -> None:
+        self.index = index
+        self.emit = emit
+        self.keep_messages = keep_messages
+        self.track_cost = track_cost
+        self.replay: deque[Turn] = deque(plan.replay)
+        self.rerun = plan.rerun
+        self.nudge = plan.nudge
+        self.served: Turn | None = None
+        self.turn: str | None = None  # the prompt of the live turn
+        self.collected: list[Message] = []
+        self.results: list[ResultMessage] = []
+        self.session_id = plan.resume
+        self.cost = 0.0
+        self.num_turns = 0
+        self.replayable = True
+
+    def replays(self, prompt: Any) -> bool:
+        """Whether ``prompt`` is a turn recorded before (then served from the record)."""
+        if not self.replay:
+            return False
+        expected = self.replay[0].prompt
+        if prompt != expected:
+            raise ReplayError(
+                f"on its retry the task function sent {prompt!r} where it sent {expected!r} before; "
+                "a function that is retried must send the same prompts in the same order"
+            )
+        self.served = self.replay.popleft()
+        return True
+
+    def take_rerun(self, prompt: Any) -> str | None:
+        """``prompt`` is the one whose turn goes on in the resumed session:
+        what to send for it (``None``: the binary runs it on by itself)."""
+        if prompt != self.rerun:
+            raise ReplayError(f"on its retry the task function sent {prompt!r}, not the interrupted {self.rerun!r}")
+        self.rerun = None
+        if self.nudge is None:
+            self.turn = prompt
+        return self.nudge
+
+    async def not_replayable(self) -> None:
+        if self.replayable:
+            self.replayable = False
+            await self.emit(NotReplayable(self.index))
+
+    async def observe(self, client: ClaudeSDKClient, message: Message) -> None:
+        sid = (
+            message.data.get("session_id")
+            if isinstance(message, SystemMessage)
+            else getattr(message, "session_id", None)
+        )
+        if isinstance(sid, str) and sid and sid != self.session_id:
+            self.session_id = sid
+            await self.emit(SessionStarted(self.index, sid))
+        if self.turn is not None and self.keep_messages:
+            self.collected.append(message)
+        if isinstance(message, AssistantMessage) and self.track_cost:
+            await self._probe_cost(client)
+        if isinstance(message, ResultMessage):
+            self.results.append(message)
+            self.num_turns += message.num_turns
+            self.cost = max(self.cost, message.total_cost_usd or 0.0)
+            prompt, self.turn = self.turn, None
+            messages, self.collected = self.collected, []
+            if prompt is not None:
+                await self.emit(TurnEnded(self.index, prompt, messages, self.cost, self.num_turns))
+
+    async def _probe_cost(self, client: ClaudeSDKClient) -> None:
+        # The binary's running total, asked after each model reply: the
+        # binary answers at once, from what it has counted.
+        try:
+            usage = await client.get_usage()
+        except ClaudeSDKError:
+            return  # a dying binary: its end is reported elsewhere
+        cost = usage.get("session", {}).get("total_cost_usd")
+        if isinstance(cost, (int, float)) and cost > self.cost:
+            self.cost = float(cost)
+            await self.emit(CostSoFar(self.index, self.cost))
+
+
+class TaskClient(ClaudeSDKClient):
+    """The client a task drives: a :class:`~claude_wrap.ClaudeSDKClient`
+    whose turns are reported to the batch (and on a retry, answered from
+    the record where they ended before)."""
+
+    _journal: _Journal
+
+    async def query(
+        self,
+        prompt: str | AsyncIterable[dict[str, Any]],
+        session_id: str = "default",
+        *,
+        uuid: str | None = None,
+    ) -> None:
+        journal = self._journal
+        if journal.replays(prompt):
+            return
+        text = prompt
+        if journal.rerun is not None:
+            nudge = journal.take_rerun(prompt)
+            if nudge is None:
+                return
+            text = nudge
+        if not isinstance(prompt, str) or not isinstance(text, str) or journal.turn is not None:
+            # Several prompts in one turn, or frames: a retry could not tell
+            # which of them the model saw.
+            await journal.not_replayable()
+            await super().query(text, session_id, uuid=uuid)
+            return
+        tag = uuid if uuid is not None else _new_uuid()
+        await journal.emit(PromptSending(journal.index, prompt, tag))
+        await super().query(text, session_id, uuid=tag)
+        journal.turn = prompt
+
+    async def _receive(self, *, through_result: bool) -> AsyncIterator[Message]:
+        journal = self._journal
+        served, journal.served = journal.served, None
+        if served is not None:
+            for message in served.messages:
+                yield message
+            if through_result:
+                return
+        async for message in super()._receive(through_result=through_result):
+            await journal.observe(self, message)
+            yield message
+
+
+def _new_uuid() -> str:
+    return str(uuid.uuid4())
+
+
+def _one_prompt(prompt: str) -> Callable[[ClaudeSDKClient], Awaitable[None]]:
+    async def one_prompt(client: ClaudeSDKClient) -> None:
+        await client.query(prompt)
+        async for _ in client.receive_response():
+            pass
+
+    return one_prompt
+
+
+class Attempt:
+    """A running attempt, as the worker sees it: cancel it with a reason."""
+
+    def __init__(self) -> None:
+        self.scope = anyio.CancelScope()
+        self.reason: BaseException | None = None
+
+    def cancel(self, reason: BaseException) -> None:
+        if self.reason is None:
+            self.reason = reason
+        self.scope.cancel()
+
+
+async def run_attempt(
+    index: int,
+    task: Task,
+    record: TaskRecord,
+    attempt: Attempt,
+    *,
+    options: ClaudeAgentOptions,
+    take_member: Callable[[], Awaitable[Session]] | None,
+    emit: Emit,
+    track_cost: bool,
+) -> Finished:
+    """Run ``task`` once; every error becomes the ``Finished`` event's
+    (cancelling the attempt too: its reason is the error)."""
+    journal: _Journal | None = None
+    client: TaskClient | None = None
+    value: Any = None
+    error: BaseException | None = None
+    try:
+        with attempt.scope:
+            plan = await plan_attempt(task, record, options)
+            if plan.lost is not None:
+                raise plan.lost
+            journal = _Journal(index, plan, emit, keep_messages=task.run is not None, track_cost=track_cost)
+            client = await _connect(task, plan, options, take_member, retry=record.session_id is not None)
+            client._journal = journal
+            work = task.run if task.run is not None else _one_prompt(task.prompt or "")
+            value = await work(client)
+    except Exception as exc:  # noqa: BLE001 - the task's error is its outcome
+        error = exc
+    finally:
+        if client is not None:
+            await client.disconnect()  # shielded and bounded inside
+    if attempt.scope.cancelled_caught:
+        error = attempt.reason
+    return Finished(
+        index=index,
+        result=journal.results[-1] if journal is not None and journal.results else None,
+        error=error,
+        value=value,
+        cost_usd=journal.cost if journal is not None else 0.0,
+        num_turns=journal.num_turns if journal is not None else 0,
+        session_id=journal.session_id if journal is not None else record.session_id,
+    )
+
+
+async def _connect(
+    task: Task,
+    plan: Plan,
+    options: ClaudeAgentOptions,
+    take_member: Callable[[], Awaitable[Session]] | None,
+    *,
+    retry: bool,
+) -> TaskClient:
+    """A warm member of the node's pool when the task runs on the batch's
+    options in a fresh session, else a binary of its own."""
+    if plan.resume is None and task.options is None and take_member is not None:
+        client = TaskClient._adopt(await take_member(), options)
+        assert isinstance(client, TaskClient)
+        return client
+    own = task.options if task.options is not None else options
+    if plan.resume is not None:
+        own = resumed_options(own, plan.resume, "node_lost" if retry else "resumed")
+    client = TaskClient(own)
+    await client.connect()
+    return client

@@ -1,0 +1,180 @@
+"""``NodeWorker``: runs a batch's tasks on one node.
+
+One per node (the local backend: this process; the Ray backend: one actor
+per node). It finds the binary once, when it starts (the bundled binary of
+a platform wheel, else the verified cache, fetched into it if missing), and
+keeps a warm :class:`~claude_wrap.ClaudePool` for the batch's options,
+started when the first task that can use it arrives. ``serve()`` owns the
+pool: it runs until ``stop()``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import socket
+import sys
+from dataclasses import dataclass
+
+import anyio
+import anyio.abc
+
+from claude_wrap._exceptions import CLINotFoundError
+from claude_wrap._fleet.journal import Finished, TaskRecord
+from claude_wrap._fleet.runner import Attempt, Emit, run_attempt
+from claude_wrap._fleet.types import FleetError, Task
+from claude_wrap._launch.options import ClaudeAgentOptions, copy_with
+from claude_wrap._lazy import publish
+from claude_wrap._pool import ClaudePool
+from claude_wrap._process.binary import binary_info
+from claude_wrap._run.protocol import Session
+
+__all__ = ["NodeInfo", "NodeWorker"]
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    """A node of a batch, as its worker found it."""
+
+    name: str
+    """``"local"``, or the Ray node id."""
+    host: str
+    pid: int
+    """The process that runs the node's tasks (their binaries are its children)."""
+    binary: str
+    binary_source: str
+    """Where the binary came from: ``bundled`` (a platform wheel), ``cache``
+    (the verified cache), ``cli_path``, ``env`` (``CLAUDE_WRAP_CLI``) or ``path``."""
+
+
+def _node_binary(options: ClaudeAgentOptions) -> tuple[str, str]:
+    """The binary for this node, fetched into the verified cache if need be."""
+    try:
+        info = binary_info(options.cli_path, prefer_path=options.prefer_path, version=False)
+    except CLINotFoundError:
+        if options.cli_path is not None:
+            raise
+        from claude_wrap._process.fetch import ensure_binary
+
+        ensure_binary()
+        info = binary_info(None, prefer_path=options.prefer_path, version=False)
+    return os.fspath(info.path), info.source
+
+
+class NodeWorker:
+    """Runs tasks on this node (see the module docstring).
+
+    ``warm``: pool members kept ready (0: every task starts its binary).
+    ``durable``: mirror each transcript frame to the session store as it
+    comes, so a task can go on elsewhere if this node is lost.
+    """
+
+    def __init__(
+        self, options: ClaudeAgentOptions, *, name: str, warm: int, track_cost: bool, durable: bool = False
+    ) -> None:
+        self.name = name
+        self.info: NodeInfo | None = None
+        self._base = options
+        self._options = options
+        self._warm = warm
+        self._track_cost = track_cost
+        self._durable = durable
+        self._attempts: dict[int, Attempt] = {}
+        self._pool: ClaudePool | None = None
+        self._want_pool = False
+        self._stopping = False
+        self._changed: anyio.Event | None = None
+
+    def _notify(self) -> None:
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = anyio.Event()
+
+    async def _wait(self) -> None:
+        assert self._changed is not None
+        await self._changed.wait()
+
+    # -- lifecycle ----------------------------------------------------------------
+
+    async def serve(self, *, task_status: anyio.abc.TaskStatus[NodeInfo] = anyio.TASK_STATUS_IGNORED) -> None:
+        """Find the binary, then hold the pool (once a task wants it) until ``stop()``."""
+        self._changed = anyio.Event()
+        binary, source = await anyio.to_thread.run_sync(_node_binary, self._base)
+        self._options = self.prepare(self._base, binary)
+        self.info = NodeInfo(self.name, socket.gethostname(), os.getpid(), binary, source)
+        task_status.started(self.info)
+        while not (self._stopping or self._want_pool):
+            await self._wait()
+        if self._stopping or not self._warm:
+            return
+        async with ClaudePool(self._options, size=self._warm) as pool:
+            self._pool = pool
+            self._notify()
+            while not self._stopping:
+                await self._wait()
+        self._pool = None
+
+    def stop(self) -> None:
+        """Cancel every running task and let ``serve()`` close the pool."""
+        self._stopping = True
+        for attempt in self._attempts.values():
+            attempt.cancel(FleetError("the batch was stopped"))
+        self._notify()
+
+    @property
+    def running(self) -> int:
+        """Attempts still running (a cancelled one until its binary stopped)."""
+        return len(self._attempts)
+
+    def prepare(self, options: ClaudeAgentOptions, binary: str | None = None) -> ClaudeAgentOptions:
+        """``options`` as this node runs them: its binary, and under
+        ``durable`` every transcript frame mirrored as it comes."""
+        changes: dict[str, object] = {}
+        binary = binary or (self.info.binary if self.info is not None else None)
+        if options.cli_path is None and options.prefer_path is None and binary is not None:
+            changes["cli_path"] = binary
+        if self._durable and options.session_store is not None:
+            changes["session_store_flush"] = "eager"
+        return copy_with(options, **changes) if changes else options
+
+    # -- tasks --------------------------------------------------------------------------
+
+    async def _take_member(self) -> Session:
+        self._want_pool = True
+        self._notify()
+        while self._pool is None:
+            if self._stopping:
+                raise FleetError("the batch was stopped")
+            await self._wait()
+        return await self._pool._take()
+
+    async def run(self, index: int, task: Task, record: TaskRecord, emit: Emit) -> Finished:
+        """Run one attempt at ``task``; never raises but for cancellation."""
+        if task.options is not None:
+            task = dataclasses.replace(task, options=self.prepare(task.options))
+        attempt = Attempt()
+        self._attempts[index] = attempt
+        if self._stopping:
+            attempt.cancel(FleetError("the batch was stopped"))
+        try:
+            return await run_attempt(
+                index,
+                task,
+                record,
+                attempt,
+                options=self._options,
+                take_member=self._take_member if self._warm else None,
+                emit=emit,
+                track_cost=self._track_cost,
+            )
+        finally:
+            del self._attempts[index]
+
+    def cancel(self, index: int, reason: BaseException) -> None:
+        """Stop the task at ``index`` (if it runs here); its outcome's error is ``reason``."""
+        attempt = self._attempts.get(index)
+        if attempt is not None:
+            attempt.cancel(reason)
+
+
+publish(sys.modules[__name__], ["NodeInfo"], "claude_wrap.fleet")

@@ -1,0 +1,138 @@
+"""Many agents at once: on this machine, or spread over a Ray cluster.
+
+::
+
+    from claude_wrap.fleet import run_many
+
+    async with run_many(["Summarize a.py", "Summarize b.py"], options=options) as batch:
+        async for outcome in batch:
+            print(outcome.index, outcome.ok, outcome.output, outcome.total_cost_usd)
+
+``run_many`` returns a :class:`Batch`: outcomes arrive as tasks finish, one
+per task. ``backend="local"`` runs tasks in this process on a warm
+:class:`~claude_wrap.ClaudePool`; ``backend="ray"`` runs a worker per node
+of a Ray cluster, each with its own warm pool, and moves the tasks of a
+lost node to the others, resuming their sessions from the session store.
+See the fleet guide (docs/fleet.md) for budgets, resuming and what is
+replayed when a node is lost. ``claude_wrap.sync.run_many`` is the same for
+synchronous code.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal
+
+from claude_wrap._fleet.batch import Batch, Driver, as_task
+from claude_wrap._fleet.progress import make_progress
+from claude_wrap._fleet.types import (
+    BudgetExceededError,
+    FleetError,
+    FleetStats,
+    NodeLostError,
+    Outcome,
+    ReplayError,
+    Task,
+    TaskFunction,
+    TaskLostError,
+)
+from claude_wrap._fleet.worker import NodeInfo
+from claude_wrap._launch.options import ClaudeAgentOptions
+from claude_wrap._lazy import publish
+
+__all__ = [
+    "Batch",
+    "BudgetExceededError",
+    "FleetError",
+    "FleetStats",
+    "NodeInfo",
+    "NodeLostError",
+    "Outcome",
+    "ReplayError",
+    "Task",
+    "TaskFunction",
+    "TaskLostError",
+    "run_many",
+]
+
+_LOCAL_OPTIONS = frozenset({"warm"})
+
+
+def run_many(
+    tasks: Iterable[str | Task],
+    *,
+    options: ClaudeAgentOptions | None = None,
+    backend: Literal["local", "ray"] = "local",
+    concurrency: int | None = None,
+    budget_usd: float | None = None,
+    progress: bool | Callable[[FleetStats], None] = False,
+    **backend_options: Any,
+) -> Batch:
+    """Run ``tasks`` (prompts, or :class:`Task` objects), ``concurrency`` at a
+    time per node; iterate the returned :class:`Batch` for their outcomes.
+
+    ``options`` apply to every task (a task's own ``options`` replace them).
+    ``concurrency``: tasks running at once on each node (default: the
+    node's CPU count). ``budget_usd``: once the tasks have spent this much
+    (as the binary counts it, checked after each model reply), no task
+    starts and running ones are stopped; their outcomes, and those of the
+    tasks never started (the rest of ``tasks`` is read for them), carry
+    ``BudgetExceededError``. ``progress``: show
+    done / running / failed / cost on stderr (or in a notebook cell), or
+    call a function with :class:`FleetStats` on every change.
+
+    Backend options. Both: ``warm``, pool members kept ready per node
+    (default: ``concurrency``; 0 starts a binary per task). Ray:
+    ``address`` (for ``ray.init`` when Ray is not initialized yet; else the
+    running connection is used), ``runtime_env``, ``retries`` (attempts
+    after a lost node, default 2), ``nodes`` (node ids to use; default:
+    every alive node), ``actor_options`` (``.options()`` for the node
+    workers, e.g. resources; they ask for no CPU by default).
+
+    Nothing starts until the batch is iterated or entered.
+    """
+    if isinstance(tasks, (str, bytes)):
+        raise TypeError("tasks is an iterable of prompts or Tasks; put a single prompt in a list")
+    if isinstance(tasks, Sequence):
+        for item in tasks:
+            as_task(item)  # bad input fails here, before anything starts
+    if options is not None and not isinstance(options, ClaudeAgentOptions):
+        raise TypeError(f"options must be ClaudeAgentOptions, got {type(options).__name__}")
+    if concurrency is not None and (
+        not isinstance(concurrency, int) or isinstance(concurrency, bool) or concurrency < 1
+    ):
+        raise ValueError(f"concurrency must be a positive number of tasks per node, got {concurrency!r}")
+    if budget_usd is not None and not (isinstance(budget_usd, (int, float)) and budget_usd > 0):
+        raise ValueError(f"budget_usd must be a positive amount, got {budget_usd!r}")
+    shown = make_progress(progress)
+    opts = options if options is not None else ClaudeAgentOptions()
+    track_cost = budget_usd is not None
+    if backend == "local":
+        unknown = sorted(set(backend_options) - _LOCAL_OPTIONS)
+        if unknown:
+            raise TypeError(f"run_many(backend='local') got unexpected options: {', '.join(unknown)}")
+        from claude_wrap._fleet.local import LocalBackend
+
+        per_node = concurrency or os.cpu_count() or 1
+        warm = _warm(backend_options.get("warm"), per_node)
+        runner: Any = LocalBackend(opts, concurrency=per_node, warm=warm, track_cost=track_cost)
+    elif backend == "ray":
+        from claude_wrap._fleet.ray import RayBackend
+
+        runner = RayBackend(opts, concurrency=concurrency, track_cost=track_cost, **backend_options)
+    else:
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    return Batch(Driver(tasks, runner, budget_usd=budget_usd, progress=shown))
+
+
+def _warm(value: Any, concurrency: int) -> int:
+    if value is None:
+        return concurrency
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"warm must be a number of pool members (0 or more), got {value!r}")
+    return value
+
+
+publish(sys.modules[__name__], __all__, __name__)

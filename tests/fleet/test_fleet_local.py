@@ -1,0 +1,231 @@
+"""``claude_wrap.fleet.run_many`` on the local backend, under asyncio and trio:
+the real binary, the scripted model, a warm pool in this process.
+
+The anyio timeouts are hang guards, not speed checks.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from _e2e import Options
+from _fleet import CONTINUE, prompt, requests_of, script_tasks
+from _procs import processes_where
+
+from claude_wrap import ClaudeSDKClient, ResultMessage
+from claude_wrap.fleet import BudgetExceededError, FleetStats, Outcome, Task, run_many
+from claude_wrap.testing import Reply, ScriptedModel
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+LIMIT = 120  # hang guard for a whole batch
+
+
+async def _all(batch: Any) -> list[Outcome]:
+    with anyio.fail_after(LIMIT):
+        async with batch:
+            return [o async for o in batch]
+
+
+async def test_every_task_gets_one_outcome_in_the_order_they_finish(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path, tmp_path: Path
+) -> None:
+    script_tasks(scripted_model, range(5), lambda n: f"echo {n} >> ran.log")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    tasks: list[Any] = [prompt(0), prompt(1), Task(prompt(2), name="third"), prompt(3)]
+    tasks.append(Task(prompt(4), options=make_options(cwd=elsewhere, allowed_tools=["Bash"])))
+    outcomes = await _all(run_many(tasks, options=make_options(allowed_tools=["Bash"]), concurrency=2))
+
+    assert sorted(o.index for o in outcomes) == [0, 1, 2, 3, 4]
+    for o in outcomes:
+        assert o.ok and o.error is None, o
+        assert o.output == f"done {o.index}" and isinstance(o.result, ResultMessage)
+        assert (o.attempts, o.node, o.num_turns) == (1, "local", 2)
+        assert o.total_cost_usd == o.result.total_cost_usd > 0 and o.duration_ms > 0
+        assert o.session_id == o.result.session_id
+    assert len({o.session_id for o in outcomes}) == 5
+    assert outcomes[[o.index for o in outcomes].index(2)].task.label == "third"
+    # The task with its own options ran in its own cwd.
+    assert sorted((workdir / "ran.log").read_text().split()) == ["0", "1", "2", "3"]
+    assert (elsewhere / "ran.log").read_text().split() == ["4"]
+    assert scripted_model.unexpected == []
+    assert processes_where(cwd=workdir) == [] and processes_where(cwd=elsewhere) == []
+
+
+async def test_concurrency_bounds_the_tasks_running_at_once(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    script_tasks(scripted_model, range(6), lambda n: f"sleep 0.3 && echo {n} >> ran.log")
+    seen: list[FleetStats] = []
+    outcomes = await _all(
+        run_many(
+            [prompt(n) for n in range(6)],
+            options=make_options(allowed_tools=["Bash"]),
+            concurrency=2,
+            progress=seen.append,
+        )  # fmt: skip
+    )
+    assert all(o.ok for o in outcomes) and len(outcomes) == 6
+    assert max(s.running for s in seen) == 2
+    assert seen[-1].finished == 6 and seen[-1].failed == 0 and seen[-1].total == 6
+    assert seen[-1].cost_usd == pytest.approx(sum(o.total_cost_usd for o in outcomes))
+
+
+async def test_a_function_task_drives_a_client_over_several_turns(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    scripted_model.add(Reply.text("noted: MANGO"), Reply.text("it was MANGO"))
+
+    async def two_turns(client: ClaudeSDKClient) -> str:
+        assert isinstance(client, ClaudeSDKClient)
+        await client.query("remember the word MANGO")
+        async for _ in client.receive_response():
+            pass
+        await client.query("what was the word?")
+        answer = ""
+        async for message in client.receive_response():
+            if isinstance(message, ResultMessage):
+                answer = message.result or ""
+        return answer.upper()
+
+    (outcome,) = await _all(run_many([Task(run=two_turns)], options=make_options()))
+    assert outcome.ok and outcome.value == "IT WAS MANGO"
+    assert outcome.output == "it was MANGO" and outcome.num_turns == 2 and outcome.task.label == "two_turns"
+    assert "remember the word MANGO" in json.dumps(scripted_model.main_requests[-1].messages)
+
+
+async def test_the_budget_stops_the_batch_and_a_stopped_task_resumes_later(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    # Each model reply costs $0.10, so a task costs $0.20: task 1's first
+    # reply crosses the budget, and the task stops before its tool call ends.
+    def command(n: int) -> str:
+        return f"echo {n} >> ran.log" if n != 1 else "echo start && sleep 30 && echo 1 >> ran.log"
+
+    script_tasks(scripted_model, range(4), command, usage={"input_tokens": 25_000, "output_tokens": 0})
+    options = make_options(allowed_tools=["Bash"])
+    outcomes = await _all(run_many([prompt(n) for n in range(4)], options=options, concurrency=1, budget_usd=0.25))
+
+    by_index = {o.index: o for o in outcomes}
+    assert sorted(by_index) == [0, 1, 2, 3]
+    assert by_index[0].ok and by_index[0].total_cost_usd == pytest.approx(0.2, abs=0.01)
+    stopped = by_index[1]
+    assert isinstance(stopped.error, BudgetExceededError) and stopped.result is None
+    assert stopped.attempts == 1 and stopped.session_id is not None
+    assert stopped.total_cost_usd == pytest.approx(0.1, abs=0.01)
+    for n in (2, 3):
+        assert isinstance(by_index[n].error, BudgetExceededError)
+        assert (by_index[n].attempts, by_index[n].session_id, by_index[n].total_cost_usd) == (0, None, 0)
+    assert (workdir / "ran.log").read_text().split() == ["0"]
+    assert processes_where(cwd=workdir) == [] and processes_where(cmdline_contains="sleep 30") == []
+
+    # Later, in another batch: the stopped task goes on in its session.
+    (resumed,) = await _all(run_many([Task(prompt(1), resume=stopped.session_id)], options=options))
+    assert resumed.ok and resumed.output == "done 1 after a resume"
+    assert resumed.session_id == stopped.session_id
+    request = requests_of(scripted_model, 1)[-1]
+    seen = request.messages
+    assert CONTINUE in request.last_user_text and json.dumps(seen).count(prompt(1)) == 1
+    calls = [b for m in seen if m["role"] == "assistant" for b in m["content"] if b.get("type") == "tool_use"]
+    assert [c["input"]["command"] for c in calls] == [command(1)]  # the stopped call is shown, not run
+    assert (workdir / "ran.log").read_text().split() == ["0"]
+    assert scripted_model.unexpected == []
+
+
+# -- stopping ---------------------------------------------------------------------------
+
+
+def _slow_batch(scripted_model: ScriptedModel, make_options: Options, marker: str) -> Any:
+    # (The binary refuses a command that starts with a long sleep.)
+    script_tasks(scripted_model, range(4), lambda n: f"echo {marker} && sleep 30")
+    return run_many([prompt(n) for n in range(4)], options=make_options(allowed_tools=["Bash"]), concurrency=2)
+
+
+async def _nothing_left(workdir: Path, marker: str) -> None:
+    # Polled with the event loop running: a dropped batch stops in the background.
+    with anyio.fail_after(15):
+        while processes_where(cwd=workdir) or processes_where(cmdline_contains=marker):
+            await anyio.sleep(0.05)
+
+
+@pytest.mark.parametrize("how", ["cancel", "async-with", "aclose", "dropped"])
+async def test_leaving_a_batch_stops_every_binary_and_tool(
+    how: str, scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    marker = f"fleet-stop-{how}-{id(workdir)}"
+    batch = _slow_batch(scripted_model, make_options, marker)
+
+    def tools_running() -> bool:
+        return len(processes_where(cmdline_contains=marker)) >= 2
+
+    with anyio.fail_after(LIMIT):
+        if how == "cancel":
+            with anyio.CancelScope() as scope:
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(lambda: _all(batch))
+                    while not tools_running():
+                        await anyio.sleep(0.05)
+                    scope.cancel()
+        elif how == "async-with":
+            async with batch:
+                while not tools_running():
+                    await anyio.sleep(0.05)
+        elif how == "aclose":
+            await batch.__aenter__()
+            while not tools_running():
+                await anyio.sleep(0.05)
+            await batch.aclose()
+            assert [o async for o in batch] == []
+        else:
+            await batch.__aenter__()
+            while not tools_running():
+                await anyio.sleep(0.05)
+            del batch  # like `async for ...: break` without `async with`
+            gc.collect()
+    await _nothing_left(workdir, marker)
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda: run_many("one prompt"), TypeError, "put a single prompt in a list"),
+        (lambda: run_many(["ok", 3]), TypeError, "a task is a prompt"),
+        (lambda: run_many(["ok"], concurrency=0), ValueError, "concurrency"),
+        (lambda: run_many(["ok"], budget_usd=-1), ValueError, "budget_usd"),
+        (lambda: run_many(["ok"], progress="yes"), TypeError, "progress"),
+        (lambda: run_many(["ok"], warm=-1), ValueError, "warm"),
+        (lambda: run_many(["ok"], adress="x"), TypeError, "unexpected options: adress"),
+        (lambda: run_many(["ok"], backend="k8s"), ValueError, "backend"),
+        (lambda: run_many(["ok"], backend="ray", retries=-1), ValueError, "retries"),
+        (lambda: Task(), ValueError, "exactly one"),
+        (lambda: Task("p", run=_allow), ValueError, "exactly one"),
+        (lambda: Task(run=_allow, resume="s"), ValueError, "resume"),
+    ],
+)
+def test_bad_input_is_refused_before_anything_starts(call: Any, error: type[Exception], words: str) -> None:
+    with pytest.raises(error, match=words):
+        call()
+
+
+async def _allow(client: Any) -> None:
+    return None
+
+
+async def test_an_item_that_is_no_task_ends_the_batch_after_the_tasks_before_it(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    scripted_model.add(Reply.text("fine").sticky())
+    outcomes: list[Outcome] = []
+    with pytest.raises(TypeError, match="a task is a prompt"):
+        async for outcome in run_many(iter(["a", "b", 3, "d"]), options=make_options(), concurrency=1):
+            outcomes.append(outcome)
+    assert sorted(o.index for o in outcomes) == [0, 1] and all(o.ok for o in outcomes)

@@ -1,0 +1,255 @@
+"""``run_many(backend="ray")`` on a real Ray cluster of three nodes on this
+machine (a head and two workers, each its own raylet), with the real
+binary, the scripted model (the nodes' binaries reach it on loopback) and a
+real Redis session store.
+
+A lost node is a machine that dies: its raylet and every process of it
+(the worker actor, its binaries, their tools) are killed at once.
+
+The anyio timeouts are hang guards, not speed checks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from _e2e import Options
+from _fleet import CONTINUE, answered, is_resumed, prompt, requests_of, script_tasks
+from _procs import descendants, processes_where
+from _ray import ray_cluster
+from _servers import RedisServer
+
+from claude_wrap import ClaudeSDKClient, RedisSessionStore, ResultMessage
+from claude_wrap._transcripts import project_key_for_directory
+from claude_wrap.fleet import BudgetExceededError, Outcome, Task, run_many
+from claude_wrap.testing import ScriptedModel
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e, pytest.mark.ray, pytest.mark.stores]
+
+LIMIT = 180  # hang guard for a whole batch
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    # The Ray backend reads its events in worker threads, the same under
+    # both; one test runs under trio as well.
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Any]:
+    with ray_cluster(workers=2) as started:
+        processes = [
+            p.process.pid for node in started.list_all_nodes() for ps in node.all_processes.values() for p in ps
+        ]
+        yield started
+    assert [p for p in processes if _alive(p)] == []
+
+
+@pytest.fixture
+def store(redis_server: RedisServer) -> Iterator[RedisSessionStore]:
+    made = RedisSessionStore(redis_server.url, prefix=f"fleet:{uuid.uuid4().hex}:")
+    yield made
+    made._get().close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def _collect(batch: Any, outcomes: list[Outcome]) -> None:
+    with anyio.fail_after(LIMIT):
+        async with batch:
+            async for outcome in batch:
+                outcomes.append(outcome)
+
+
+async def _until(predicate: Any, what: str, limit: float = 60) -> None:
+    with anyio.fail_after(limit, shield=False) as scope:
+        while not predicate():
+            await anyio.sleep(0.05)
+    assert not scope.cancelled_caught, what
+
+
+async def shout(client: ClaudeSDKClient) -> str:
+    """A task function: it travels to the node by reference (this module is
+    importable there)."""
+    await client.query(prompt(40))
+    text = ""
+    async for message in client.receive_response():
+        if isinstance(message, ResultMessage):
+            text = message.result or ""
+    return text.upper()
+
+
+async def test_forty_tasks_spread_over_three_nodes_each_reported_once(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path, store: RedisSessionStore,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    script_tasks(scripted_model, range(42), lambda n: f"echo {n} >> ran.log")
+    options = make_options(allowed_tools=["Bash"], session_store=store)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    tasks: list[Any] = [prompt(n) for n in range(40)]
+    tasks += [Task(run=shout), Task(prompt(41), options=make_options(allowed_tools=["Bash"], cwd=elsewhere))]
+    outcomes: list[Outcome] = []
+    batch = run_many(tasks, options=options, backend="ray", concurrency=2, warm=1)
+    await _collect(batch, outcomes)
+
+    assert sorted(o.index for o in outcomes) == list(range(42))
+    assert all(o.ok and o.output == f"done {o.index}" and o.attempts == 1 for o in outcomes)
+    assert next(o for o in outcomes if o.index == 40).value == "DONE 40"
+    nodes = batch.nodes
+    assert len(nodes) == 3 and len({n.pid for n in nodes}) == 3
+    assert {o.node for o in outcomes} == {n.name for n in nodes}
+    # One binary for every node, found once by each (the verified cache here).
+    assert len({(n.binary, n.binary_source) for n in nodes}) == 1
+    assert sorted(int(n) for n in (workdir / "ran.log").read_text().split()) == list(range(41))
+    assert (elsewhere / "ran.log").read_text().split() == ["41"]  # the task with its own cwd
+    # Every session of the batch's options is in the shared store.
+    listed = await store.list_sessions(project_key_for_directory(workdir))
+    assert {s["session_id"] for s in listed} == {o.session_id for o in outcomes if o.index != 41}
+    assert scripted_model.unexpected == []
+    assert processes_where(cwd=workdir) == []
+
+
+async def test_the_budget_stops_the_batch_on_every_node(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    # Each reply costs $0.10; a tool call takes 30 s, so no task ends by itself.
+    marker = f"fleet-ray-budget-{id(workdir)}"
+    script_tasks(
+        scripted_model,
+        range(12),
+        lambda n: f"echo {marker} && sleep 30",
+        usage={"input_tokens": 25_000, "output_tokens": 0},
+    )
+    outcomes: list[Outcome] = []
+    batch = run_many([prompt(n) for n in range(12)], options=make_options(allowed_tools=["Bash"]), backend="ray",
+                     concurrency=2, warm=1, budget_usd=0.25)  # fmt: skip
+    await _collect(batch, outcomes)
+
+    assert sorted(o.index for o in outcomes) == list(range(12))
+    assert all(isinstance(o.error, BudgetExceededError) for o in outcomes)
+    # Three replies ($0.30) crossed it; a task stopped before its first reply cost nothing.
+    paid = [o for o in outcomes if o.total_cost_usd > 0]
+    assert len(paid) >= 3 and all(o.attempts == 1 and o.session_id for o in paid)
+    assert all(o.total_cost_usd == 0 and o.session_id is None for o in outcomes if not o.attempts)
+    # At most the replies of the tasks running when it was crossed go over.
+    spent = sum(o.total_cost_usd for o in outcomes)
+    assert 0.25 <= spent <= 0.25 + 0.1 * 6
+    assert processes_where(cwd=workdir) == [] and processes_where(cmdline_contains=marker) == []
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_cancelling_the_batch_leaves_no_process_on_any_node(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    marker = f"fleet-ray-cancel-{id(workdir)}"
+    script_tasks(scripted_model, range(9), lambda n: f"echo {marker} && sleep 30")
+    batch = run_many([prompt(n) for n in range(9)], options=make_options(allowed_tools=["Bash"]), backend="ray",
+                     concurrency=1, warm=1)  # fmt: skip
+    outcomes: list[Outcome] = []
+    with anyio.CancelScope() as scope:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_collect, batch, outcomes)
+            await _until(lambda: len(processes_where(cmdline_contains=marker)) >= 3, "a tool running on every node")
+            workers = [n.pid for n in batch.nodes]
+            scope.cancel()
+    assert outcomes == []
+    # Nothing of the batch is left: no binary, no tool, no node worker.
+    assert processes_where(cwd=workdir) == [] and processes_where(cmdline_contains=marker) == []
+    await _until(lambda: not any(_alive(p) for p in workers), "node workers still alive", limit=30)
+
+
+def _kill_machine(cluster: Any, name: str, worker_pid: int) -> None:
+    """What a machine's death does to a node: every process of it dies at once."""
+    node = next(n for n in cluster.worker_nodes if n.node_id == name)
+    for pid in [worker_pid, *descendants(worker_pid)]:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    cluster.remove_node(node, allow_graceful=False)
+
+
+async def test_a_lost_node_s_tasks_go_on_elsewhere_from_the_store_exactly_once(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path, store: RedisSessionStore
+) -> None:
+    marker = f"fleet-ray-lost-{id(workdir)}"
+    script_tasks(scripted_model, range(40), lambda n: f"echo {marker}-{n} && sleep 2 && echo {n} >> ran.log")
+    options = make_options(allowed_tools=["Bash"], session_store=store)
+    batch = run_many([prompt(n) for n in range(40)], options=options, backend="ray", concurrency=2, warm=1)
+    outcomes: list[Outcome] = []
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(_collect, batch, outcomes)
+        await _until(lambda: len(batch.nodes) == 3 and len(outcomes) >= 6, "the batch under way")
+        workers = {n.node_id for n in cluster.worker_nodes}
+        victim = next(n for n in batch.nodes if n.name in workers)
+
+        # Lost while two of its tasks are in the middle of their tool call.
+        def cut_off() -> set[int]:
+            lines = [_cmdline(p) for p in descendants(victim.pid)]
+            return {int(line.split(f"{marker}-")[1].split()[0]) for line in lines if f"echo {marker}-" in line}
+
+        await _until(lambda: len(cut_off()) >= 2, "tools running on the victim")
+        await anyio.sleep(0.3)  # their tool calls reach the store
+        cut = cut_off()
+        _kill_machine(cluster, victim.name, victim.pid)
+    cluster.add_node(num_cpus=1)  # for whatever runs next
+
+    # Every task, once.
+    assert sorted(o.index for o in outcomes) == list(range(40))
+    assert all(o.ok for o in outcomes), [o for o in outcomes if not o.ok]
+    moved = {o.index: o for o in outcomes if o.attempts == 2}
+    assert cut <= set(moved) and all(o.node != victim.name for o in moved.values())
+    assert all(o.attempts == 1 for o in outcomes if o.index not in moved)
+    for n, o in moved.items():
+        asked = requests_of(scripted_model, n)
+        if o.output == f"done {n}":
+            # Just handed to the victim: nothing of it had reached the
+            # store, so it started over (and the model had not seen it).
+            assert n not in cut and [answered(r) for r in asked] == [False, True]
+            continue
+        # Resumed from the store: the binary ran the cut-off turn on.
+        assert o.output == f"done {n} after a resume"
+        assert is_resumed(asked[-1]) and not any(is_resumed(r) for r in asked[:-1])
+        history = json.dumps(asked[-1].messages)
+        assert history.count(prompt(n)) == 1
+        if n in cut:
+            # Its tool call is shown cut off, with an unknown outcome; it was not run again.
+            assert [answered(r) for r in asked] == [False, True] and history.count(f"{marker}-{n} &&") == 1
+            tool_results = asked[-1].tool_results
+            assert len(tool_results) == 1 and tool_results[0]["is_error"]
+            assert "outcome is unknown" in json.dumps(tool_results)
+        # The transcript in the store: one session, the prompt once, the recovery in it.
+        entries = await store.load({"project_key": project_key_for_directory(workdir), "session_id": o.session_id})
+        users = [e for e in entries if e.get("type") == "user" and prompt(n) in json.dumps(e.get("message"))]
+        assert len(users) == 1 and CONTINUE in json.dumps(entries)
+    # No tool call ran twice: a cut-off one is not run again (it may have
+    # finished just before the machine died, its result unrecorded).
+    ran = [int(n) for n in (workdir / "ran.log").read_text().split()]
+    assert len(ran) == len(set(ran))
+    assert {o.index for o in outcomes if o.output == f"done {o.index}"} <= set(ran)
+    assert scripted_model.unexpected == []
+    assert processes_where(cwd=workdir) == []
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""

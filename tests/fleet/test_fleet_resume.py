@@ -1,0 +1,189 @@
+"""A task's next attempt goes on where the lost one stopped, on another host.
+
+Two node workers in this process stand for two machines (each its own
+HOME, so the second has nothing of the first on disk); a session store
+between them. The first machine dies mid-turn (every process of the
+attempt killed at once); the batch's record of that attempt is all the
+second one gets. Under asyncio and trio.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from _e2e import Options
+from _fleet import CONTINUE
+from _procs import processes_where
+
+from claude_wrap import ClaudeSDKClient, ResultMessage, SQLiteSessionStore
+from claude_wrap._fleet.journal import Event, Finished, TaskRecord
+from claude_wrap._fleet.resume import turn_state
+from claude_wrap._fleet.worker import NodeWorker
+from claude_wrap.fleet import ReplayError, Task, TaskLostError
+from claude_wrap.testing import Reply, ScriptedModel
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+
+def _last_user_is(text: str) -> Any:
+    return lambda r: r.is_main and text in r.last_user_text
+
+
+async def _answers(client: ClaudeSDKClient, prompt: str) -> str:
+    await client.query(prompt)
+    text = ""
+    async for message in client.receive_response():
+        if isinstance(message, ResultMessage):
+            text = message.result or ""
+    return text
+
+
+async def three_turns(client: ClaudeSDKClient) -> list[str]:
+    return [await _answers(client, p) for p in ("remember MANGO", "remember KIWI", "run the job")]
+
+
+async def _attempt(worker: NodeWorker, task: Task, record: TaskRecord, *, kill_when: str | None = None,
+                   workdir: Path | None = None) -> Finished:  # fmt: skip
+    """One attempt on ``worker``; with ``kill_when``, every process of the
+    attempt is killed once a process shows that marker (the machine dies)."""
+
+    async def fold(event: Event) -> None:
+        record.fold(event)
+
+    async with anyio.create_task_group() as tg:
+        await tg.start(worker.serve)
+        if kill_when is not None:
+
+            async def die() -> None:
+                while not processes_where(cmdline_contains=kill_when):
+                    await anyio.sleep(0.02)
+                await anyio.sleep(0.3)  # the tool call's frames reach the store
+                assert workdir is not None
+                for pid in processes_where(cwd=workdir) + processes_where(cmdline_contains=kill_when):
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+
+            tg.start_soon(die)
+        record.attempts += 1
+        try:
+            with anyio.fail_after(60):
+                return await worker.run(0, task, record, fold)
+        finally:
+            worker.stop()
+
+
+async def test_a_function_task_resumes_on_another_host_without_asking_again(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path, tmp_path: Path
+) -> None:
+    marker = f"fleet-job-{id(workdir)}"
+    scripted_model.add(
+        Reply.text("noted MANGO").match_if(_last_user_is("remember MANGO")),
+        Reply.text("noted KIWI").match_if(_last_user_is("remember KIWI")),
+        Reply.tool_use(
+            "Bash", {"command": f"echo job >> ran.log && echo {marker} && sleep 30", "description": "job"}
+        ).match_if(_last_user_is("run the job")),
+        Reply.text("job looked after").match_if(_last_user_is(CONTINUE)),
+    )
+    store = SQLiteSessionStore(tmp_path / "sessions.db")
+    try:
+        first = NodeWorker(
+            make_options(session_store=store, allowed_tools=["Bash"]), name="a", warm=0, track_cost=False, durable=True
+        )
+        record = TaskRecord()
+        task = Task(run=three_turns)
+        lost = await _attempt(first, task, record, kill_when=marker, workdir=workdir)
+        assert lost.error is not None  # what the dead machine's batch would never have heard
+        assert [t.prompt for t in record.turns] == ["remember MANGO", "remember KIWI"]
+        assert record.pending is not None and record.pending.prompt == "run the job"
+        before = len(scripted_model.main_requests)
+
+        other_home = make_options(
+            session_store=store, allowed_tools=["Bash"], env=scripted_model.env(tmp_path / "other-machine")
+        )
+        second = NodeWorker(other_home, name="b", warm=0, track_cost=False, durable=True)
+        finished = await _attempt(second, task, record)
+    finally:
+        store.close()
+
+    assert finished.error is None and finished.value == ["noted MANGO", "noted KIWI", "job looked after"]
+    assert finished.session_id == record.session_id
+    # The second machine asked the model once: the cut-off turn, run on by the binary.
+    (resumed,) = scripted_model.main_requests[before:]
+    assert CONTINUE in resumed.last_user_text
+    cut_off = resumed.tool_results
+    assert len(cut_off) == 1 and cut_off[0]["is_error"] and "outcome is unknown" in json.dumps(cut_off)
+    history = json.dumps(resumed.messages)
+    assert history.count("remember MANGO") == 1 and history.count("noted KIWI") == 1
+    for prompt in ("remember MANGO", "remember KIWI", "run the job"):
+        assert sum(_last_user_is(prompt)(r) for r in scripted_model.main_requests) == 1
+    assert (workdir / "ran.log").read_text() == "job\n"
+    assert scripted_model.unexpected == []
+
+
+async def test_a_retried_function_must_send_the_same_prompts(
+    scripted_model: ScriptedModel, make_options: Options, tmp_path: Path
+) -> None:
+    scripted_model.add(Reply.text("noted MANGO"))
+    store = SQLiteSessionStore(tmp_path / "sessions.db")
+    try:
+        record = TaskRecord()
+        worker = NodeWorker(make_options(session_store=store), name="a", warm=0, track_cost=False, durable=True)
+        await _attempt(worker, Task(run=lambda c: _answers(c, "remember MANGO")), record)
+        again = NodeWorker(make_options(session_store=store), name="b", warm=0, track_cost=False, durable=True)
+        finished = await _attempt(again, Task(run=lambda c: _answers(c, "remember PEAR")), record)
+    finally:
+        store.close()
+    assert isinstance(finished.error, ReplayError) and "'remember PEAR'" in str(finished.error)
+
+
+def _entry(kind: str, uuid: str, content: Any, stop: str | None = None, parent: str | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": kind, "content": content}
+    if stop is not None:
+        message["stop_reason"] = stop
+    return {"type": kind, "uuid": uuid, "parentUuid": parent, "message": message}
+
+
+def test_how_far_a_turn_got_is_read_from_the_transcript() -> None:
+    from claude_wrap._fleet.journal import Pending
+
+    prompt = _entry("user", "u1", "do it")
+    call = _entry("assistant", "a1", [{"type": "tool_use", "id": "t", "name": "Bash", "input": {}}], "tool_use", "u1")
+    result = _entry("user", "r1", [{"type": "tool_result", "tool_use_id": "t", "content": "ok"}], None, "a1")
+    answer = _entry("assistant", "a2", [{"type": "text", "text": "done"}], "end_turn", "r1")
+    stopped = _entry("user", "s1", [{"type": "text", "text": "[Request interrupted by user for tool use]"}], None, "a1")
+    pending = Pending("do it", "u1")
+    assert turn_state([], pending) == "absent"
+    assert turn_state([prompt], Pending("do it", "other")) == "absent"
+    assert turn_state([prompt], pending) == "interrupted"
+    assert turn_state([prompt, call], pending) == "interrupted"
+    assert turn_state([prompt, call, result], pending) == "interrupted"
+    assert turn_state([prompt, call, result, answer], pending) == "ended"
+    assert turn_state([prompt, call, stopped], pending) == "stopped"
+    assert turn_state([prompt, call, result, answer], Pending("do it", None)) == "ended"
+
+
+async def test_a_turn_that_ended_on_the_lost_node_is_reported_lost(tmp_path: Path, make_options: Options) -> None:
+    from claude_wrap import InMemorySessionStore
+    from claude_wrap._fleet.journal import Pending
+    from claude_wrap._fleet.resume import plan_attempt
+    from claude_wrap._transcripts import project_key_for_directory
+
+    store = InMemorySessionStore()
+    options = make_options(session_store=store)
+    sid = "11111111-2222-4333-8444-555555555555"
+    key: Any = {"project_key": project_key_for_directory(options.cwd), "session_id": sid}
+    await store.append(
+        key,
+        [_entry("user", "u1", "do it"), _entry("assistant", "a1", [{"type": "text", "text": "x"}], "end_turn", "u1")],
+    )
+    record = TaskRecord(session_id=sid, pending=Pending("do it", "u1"), attempts=1)
+    plan = await plan_attempt(Task("do it"), record, options)
+    assert isinstance(plan.lost, TaskLostError) and sid in str(plan.lost)
