@@ -28,7 +28,7 @@ from _ray import ray_cluster
 from _servers import RedisServer
 
 from claude_wrap import ClaudeSDKClient, RedisSessionStore, ResultMessage
-from claude_wrap._transcripts import project_key_for_directory
+from claude_wrap._sessions.transcripts import project_key_for_directory
 from claude_wrap.fleet import BudgetExceededError, Outcome, Task, run_many
 from claude_wrap.testing import ScriptedModel
 

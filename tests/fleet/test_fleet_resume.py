@@ -174,7 +174,7 @@ async def test_a_turn_that_ended_on_the_lost_node_is_reported_lost(tmp_path: Pat
     from claude_wrap import InMemorySessionStore
     from claude_wrap._fleet.journal import Pending
     from claude_wrap._fleet.resume import plan_attempt
-    from claude_wrap._transcripts import project_key_for_directory
+    from claude_wrap._sessions.transcripts import project_key_for_directory
 
     store = InMemorySessionStore()
     options = make_options(session_store=store)
