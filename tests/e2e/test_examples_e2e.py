@@ -37,6 +37,10 @@ def example(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     return lambda test: test
 
 
+# Tested beside the feature it shows (it needs the fleet's fixtures).
+TESTED.add("fleet_batch.py")  # tests/fleet/test_fleet_example.py
+
+
 def test_every_example_has_its_test() -> None:
     assert len(FILES) >= 12
     assert set(FILES) == TESTED
