@@ -525,7 +525,7 @@ def test_no_npm_on_path(fake_release: FakeRelease) -> None:
 
 
 def test_no_registry_hard_coded() -> None:
-    for source in (REPO / "claude_wrap" / "_binary.py", SCRIPT):
+    for source in (REPO / "claude_wrap" / "_process" / "binary.py", SCRIPT):
         text = source.read_text()
         assert "://" not in text
         assert "--registry" not in text
