@@ -71,8 +71,14 @@ def test_nothing_the_run_started_outlives_a_host_that_dies(
         tool = processes_where(cmdline_contains=marker + "-fg")[0]
         tag = environ_tag(tool)
         assert tag is not None
+        # The shell's own command line names both markers, so the commands
+        # themselves may still be starting: wait for them.
+        wait_until(
+            lambda: len(carrying(tag)) >= 3,  # the binary, the background child, the foreground command
+            limit=60,
+            what="the commands never started",
+        )
         assert processes_where(cmdline_contains=marker + "-bg")
-        assert len(carrying(tag)) >= 3  # the binary, the background child, the foreground command
         assert guards_of(host.pid)
         kill_host(host, how)
         wait_until(lambda: not carrying(tag), limit=LEFTOVER_BOUND, what="a process of the run outlived the host")
