@@ -43,7 +43,12 @@ def _script(model: ScriptedModel, source: Path) -> None:
             Reply.tool_use("Read", {"file_path": str(source / name)})
             .match_if(_of(name, "start"))
             .with_usage(25_000, 0),
-            Reply.tool_use("StructuredOutput", summary).match_if(_of(name, "read")).with_usage(25_000, 0),
+            # Slow to start, so the budget's interrupt surely lands on a task
+            # whose first reply went over it, even on a loaded machine.
+            Reply.tool_use("StructuredOutput", summary)
+            .match_if(_of(name, "read"))
+            .with_usage(25_000, 0)
+            .slow(first_byte=2.0),
             Reply.tool_use("StructuredOutput", summary).match_if(_of(name, "resumed")).with_usage(25_000, 0),
         )
 
