@@ -124,21 +124,32 @@ def kill_host(host: subprocess.Popen[str], how: str) -> None:
     host.wait(timeout=30)
 
 
-def descendants(pid: int) -> list[int]:
-    """Live pids whose parent chain leads to ``pid`` (children in sessions of
-    their own included)."""
-    parents: dict[int, int] = {}
+def parents() -> dict[int, int]:
+    """Every process's parent pid, by pid (zombies included)."""
+    found: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             stat = _read(entry, "stat")
             if stat:
                 # "pid (comm) state ppid ...": comm may hold spaces and parentheses.
-                parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+                found[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    return found
+
+
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (zombies included)."""
+    return [child for child, parent in parents().items() if parent == pid]
+
+
+def descendants(pid: int) -> list[int]:
+    """Live pids whose parent chain leads to ``pid`` (children in sessions of
+    their own included)."""
+    parents_by_pid = parents()
     found: list[int] = []
     frontier = [pid]
     while frontier:
         parent = frontier.pop()
-        children = [child for child, p in parents.items() if p == parent]
+        children = [child for child, p in parents_by_pid.items() if p == parent]
         found.extend(children)
         frontier.extend(children)
     return found

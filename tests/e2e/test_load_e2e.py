@@ -14,7 +14,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from _procs import processes_where
+from _procs import children_of, processes_where
 
 from claude_wrap import ClaudeAgentOptions, ClaudeSDKClient, ResultMessage, query
 from claude_wrap.testing import Reply, ScriptedModel
@@ -34,17 +34,7 @@ def open_fds() -> int:
 
 
 def my_children() -> list[int]:
-    me = os.getpid()
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == me:
-                found.append(int(entry))
-    return found
+    return children_of(os.getpid())
 
 
 async def one_result(prompt: str, options: ClaudeAgentOptions) -> ResultMessage:
