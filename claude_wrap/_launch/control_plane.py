@@ -56,10 +56,6 @@ __all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered"
 log = logging.getLogger("claude_wrap")
 
 
-# Events the pinned binary knows that have no typed input here yet.
-_LATER_HOOK_EVENTS = frozenset({"PreSkillShellCommand"})
-
-
 class CanUseToolShadowedWarning(UserWarning):
     """``can_use_tool`` is set but other options approve tools before it is asked."""
 
@@ -277,12 +273,12 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
     if options.agents:
         plane.initialize["agents"] = agents_to_wire(options.agents)
     if options.hooks:
-        from claude_wrap._wire.hooks import HOOK_EVENTS
+        from claude_wrap._wire.hooks import KNOWN_HOOK_EVENTS
 
         registry: dict[str, _Registered] = {}
         wire: dict[str, list[dict[str, Any]]] = {}
         for event, matchers in options.hooks.items():
-            if event not in HOOK_EVENTS and event not in _LATER_HOOK_EVENTS:
+            if event not in KNOWN_HOOK_EVENTS:
                 # Sent all the same, as the official package sends it: a newer
                 # binary may know the event.
                 warnings.warn(

@@ -30,6 +30,7 @@ from claude_wrap._wire.shapes import BackgroundTaskSummary, SessionCronSummary
 
 __all__ = [
     "HOOK_EVENTS",
+    "KNOWN_HOOK_EVENTS",
     "HookEffort",
     "AsyncHookJSONOutput",
     "BaseHookInput",
@@ -145,6 +146,10 @@ The binary accepts SDK callback matchers for every one of them in ``initialize``
 
 HOOK_EVENTS: tuple[str, ...] = get_args(HookEvent)
 """Every ``HookEvent`` name, in the order of the ``HookEvent`` literal."""
+
+KNOWN_HOOK_EVENTS: frozenset[str] = frozenset((*HOOK_EVENTS, "PreSkillShellCommand"))
+"""Every event the pinned binary knows: ``HOOK_EVENTS`` plus those it added
+that have no typed input here yet."""
 
 
 # --------------------------------------------------------------------------- inputs
