@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sized
 from contextlib import AbstractAsyncContextManager
@@ -244,6 +245,8 @@ class Driver:
                 self._retries.appendleft(item)
                 break
             item.started = item.started or time.monotonic()
+            if item.record.attempts == 0 and item.task.run is None and item.task.resume is None:
+                item.record.prompt_uuid = str(uuid.uuid4())
             item.record.attempts += 1
             node.in_flight += 1
             item.node = node

@@ -51,6 +51,10 @@ class TaskRecord:
     """What the batch knows of a task's attempts so far."""
 
     session_id: str | None = None
+    prompt_uuid: str | None = None
+    """The uuid a prompt task's prompt goes out with, chosen by the batch
+    before the first attempt: a retry finds the session by it in the store
+    when the lost node never got to say which session it started."""
     turns: list[Turn] = field(default_factory=list)
     """Ended turns of a ``run`` function, answered from here on a retry."""
     pending: Pending | None = None

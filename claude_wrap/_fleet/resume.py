@@ -39,7 +39,7 @@ from claude_wrap._launch.options import ClaudeAgentOptions, copy_with, resuming
 from claude_wrap._sessions.chain import build_chain, parse_jsonl, transcript_entries
 from claude_wrap._sessions.transcripts import config_dir, project_key_for_directory
 
-__all__ = ["CONTINUE", "Plan", "plan_attempt", "resumed_options", "turn_state"]
+__all__ = ["CONTINUE", "Plan", "plan_attempt", "resumed_options", "session_holding", "turn_state"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -112,8 +112,38 @@ async def session_entries(options: ClaudeAgentOptions, session_id: str) -> list[
     return await anyio.to_thread.run_sync(read_local)
 
 
+async def session_holding(options: ClaudeAgentOptions, prompt_uuid: str) -> str | None:
+    """The session in the store that holds the prompt sent with
+    ``prompt_uuid`` (the newest sessions are looked at first)."""
+    store = options.session_store
+    if store is None:
+        return None
+    cwd = os.fspath(options.cwd) if options.cwd is not None else os.getcwd()
+    project_key = project_key_for_directory(cwd)
+    with anyio.fail_after(options.load_timeout_ms / 1000):
+        listed = await store.list_sessions(project_key)
+    for entry in sorted(listed, key=lambda e: e["mtime"], reverse=True):
+        key: Any = {"project_key": project_key, "session_id": entry["session_id"]}
+        with anyio.fail_after(options.load_timeout_ms / 1000):
+            entries = await store.load(key) or []
+        if any(isinstance(e, dict) and e.get("uuid") == prompt_uuid for e in entries):
+            return entry["session_id"]
+    return None
+
+
 async def plan_attempt(task: Task, record: TaskRecord, options: ClaudeAgentOptions) -> Plan:
-    session_id = record.session_id or task.resume
+    session_id = record.session_id
+    pending = record.pending
+    if session_id is None and record.attempts > 1 and record.prompt_uuid is not None and task.prompt is not None:
+        # The lost node never said which session it started (or that the
+        # prompt went out): the store knows, if the prompt reached it.
+        session_id = await session_holding(options, record.prompt_uuid)
+        pending = Pending(task.prompt, record.prompt_uuid)
+    # ``Task.resume``, not a retry within this batch.
+    explicit = session_id is None and task.resume is not None
+    if explicit:
+        session_id = task.resume
+        pending = Pending(task.prompt, None) if task.prompt is not None else record.pending
     if session_id is None:
         return Plan()
     entries = await session_entries(options, session_id)
@@ -125,8 +155,6 @@ async def plan_attempt(task: Task, record: TaskRecord, options: ClaudeAgentOptio
                 session_id,
             )
         return Plan()
-    explicit = record.session_id is None  # Task.resume, not a retry within this batch
-    pending = Pending(task.prompt, None) if explicit and task.prompt is not None else record.pending
     state = turn_state(entries, pending) if pending is not None else "absent"
     if state in ("interrupted", "stopped") and pending is not None:
         nudge = options.env.get("CLAUDE_CODE_RESUME_PROMPT") or CONTINUE if state == "stopped" else None

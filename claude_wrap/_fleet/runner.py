@@ -176,9 +176,9 @@ def _new_uuid() -> str:
     return str(uuid.uuid4())
 
 
-def _one_prompt(prompt: str) -> Callable[[ClaudeSDKClient], Awaitable[None]]:
+def _one_prompt(prompt: str, prompt_uuid: str | None) -> Callable[[ClaudeSDKClient], Awaitable[None]]:
     async def one_prompt(client: ClaudeSDKClient) -> None:
-        await client.query(prompt)
+        await client.query(prompt, uuid=prompt_uuid)
         async for _ in client.receive_response():
             pass
 
@@ -221,9 +221,12 @@ async def run_attempt(
             if plan.lost is not None:
                 raise plan.lost
             journal = _Journal(index, plan, emit, keep_messages=task.run is not None, track_cost=track_cost)
-            client = await _connect(task, plan, options, take_member, retry=record.session_id is not None)
+            client = await _connect(task, plan, options, take_member, retry=record.attempts > 1)
             client._journal = journal
-            work = task.run if task.run is not None else _one_prompt(task.prompt or "")
+            if task.run is not None:
+                work = task.run
+            else:  # in a resumed session the prompt's uuid is taken already
+                work = _one_prompt(task.prompt or "", record.prompt_uuid if plan.resume is None else None)
             value = await work(client)
     except Exception as exc:  # noqa: BLE001 - the task's error is its outcome
         error = exc

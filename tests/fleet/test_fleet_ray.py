@@ -174,6 +174,20 @@ async def test_cancelling_the_batch_leaves_no_process_on_any_node(
     await _until(lambda: not any(_alive(p) for p in workers), "node workers still alive", limit=30)
 
 
+async def _stored(store: RedisSessionStore, workdir: Path, texts: list[str]) -> None:
+    """Wait until the store holds every one of ``texts`` (the binaries'
+    mirrors write it a moment after the binary records it)."""
+    project_key = project_key_for_directory(workdir)
+    with anyio.fail_after(30):
+        while True:
+            sessions = await store.list_sessions(project_key)
+            loaded = [await store.load({"project_key": project_key, "session_id": s["session_id"]}) for s in sessions]
+            held = json.dumps(loaded)
+            if all(text in held for text in texts):
+                return
+            await anyio.sleep(0.05)
+
+
 def _kill_machine(cluster: Any, name: str, worker_pid: int) -> None:
     """What a machine's death does to a node: every process of it dies at once."""
     node = next(n for n in cluster.worker_nodes if n.node_id == name)
@@ -205,7 +219,7 @@ async def test_a_lost_node_s_tasks_go_on_elsewhere_from_the_store_exactly_once(
             return {int(line.split(f"{marker}-")[1].split()[0]) for line in lines if f"echo {marker}-" in line}
 
         await _until(lambda: len(cut_off()) >= 2, "tools running on the victim")
-        await anyio.sleep(0.3)  # their tool calls reach the store
+        await _stored(store, workdir, [f"echo {marker}-{n} " for n in cut_off()])
         cut = cut_off()
         _kill_machine(cluster, victim.name, victim.pid)
     cluster.add_node(num_cpus=1)  # for whatever runs next

@@ -25,6 +25,7 @@ from claude_wrap import ClaudeSDKClient, ResultMessage, SQLiteSessionStore
 from claude_wrap._fleet.journal import Event, Finished, TaskRecord
 from claude_wrap._fleet.resume import turn_state
 from claude_wrap._fleet.worker import NodeWorker
+from claude_wrap._sessions.transcripts import project_key_for_directory
 from claude_wrap.fleet import ReplayError, Task, TaskLostError
 from claude_wrap.testing import Reply, ScriptedModel
 
@@ -187,3 +188,48 @@ async def test_a_turn_that_ended_on_the_lost_node_is_reported_lost(tmp_path: Pat
     record = TaskRecord(session_id=sid, pending=Pending("do it", "u1"), attempts=1)
     plan = await plan_attempt(Task("do it"), record, options)
     assert isinstance(plan.lost, TaskLostError) and sid in str(plan.lost)
+
+
+async def test_a_retry_finds_the_session_by_its_prompt_when_the_node_never_said_which(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path, tmp_path: Path
+) -> None:
+    """The node died before its events reached the batch: the record knows
+    only the uuid the batch chose for the prompt. The retry finds the
+    session holding it in the store and runs the cut-off turn on there."""
+    marker = f"fleet-unsaid-{id(workdir)}"
+    scripted_model.add(
+        Reply.tool_use(
+            "Bash", {"command": f"echo job >> ran.log && echo {marker} && sleep 30", "description": "job"}
+        ).match_if(_last_user_is("run the job")),
+        Reply.text("job looked after").match_if(_last_user_is(CONTINUE)),
+    )
+    store = SQLiteSessionStore(tmp_path / "sessions.db")
+    try:
+        # Another session in the store, written later: not the one looked for.
+        other = "99999999-2222-4333-8444-555555555555"
+        record = TaskRecord(prompt_uuid="0f0f0f0f-1111-4222-8333-444444444444")
+        first = NodeWorker(
+            make_options(session_store=store, allowed_tools=["Bash"]), name="a", warm=0, track_cost=False, durable=True
+        )
+        lost = await _attempt(first, Task("run the job"), record, kill_when=marker, workdir=workdir)
+        assert lost.error is not None and record.session_id is not None
+        started = record.session_id
+        key: Any = {"project_key": project_key_for_directory(workdir), "session_id": other}
+        await store.append(key, [_entry("user", "u1", "something else")])
+        unsaid = TaskRecord(prompt_uuid=record.prompt_uuid, attempts=record.attempts)
+        before = len(scripted_model.main_requests)
+
+        other_home = make_options(
+            session_store=store, allowed_tools=["Bash"], env=scripted_model.env(tmp_path / "other-machine")
+        )
+        second = NodeWorker(other_home, name="b", warm=0, track_cost=False, durable=True)
+        finished = await _attempt(second, Task("run the job"), unsaid)
+    finally:
+        store.close()
+
+    assert finished.error is None and finished.result is not None
+    assert finished.result.result == "job looked after" and finished.session_id == started
+    (resumed,) = scripted_model.main_requests[before:]
+    assert CONTINUE in resumed.last_user_text and json.dumps(resumed.messages).count("run the job") == 1
+    assert (workdir / "ran.log").read_text() == "job\n"  # the tool ran once
+    assert scripted_model.unexpected == []
