@@ -465,6 +465,19 @@ class ClaudeSDKClient:
         """Enable or disable the MCP server ``server_name``."""
         self._call(self._client.toggle_mcp_server, server_name, enabled)
 
+    def add_mcp_tool(self, server_name: str, tool: Any) -> None:
+        """Add a tool (made with ``@tool``) to an in-process server while
+        connected; the binary lists the tools again before this returns."""
+        self._call(self._client.add_mcp_tool, server_name, tool)
+
+    def remove_mcp_tool(self, server_name: str, tool_name: str) -> None:
+        """Remove a tool from an in-process server while connected."""
+        self._call(self._client.remove_mcp_tool, server_name, tool_name)
+
+    def notify_mcp_tools_changed(self, server_name: str) -> None:
+        """Tell the binary that an in-process server's tools changed."""
+        self._call(self._client.notify_mcp_tools_changed, server_name)
+
     def stop_task(self, task_id: str) -> None:
         """Stop a background task."""
         self._call(self._client.stop_task, task_id)
