@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from claude_wrap._wire.control import ControlHandler
     from claude_wrap._wire.permissions import ToolPermissionContext
 
-__all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered", "control_plane", "initialize_request"]
+__all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered", "control_plane"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -229,7 +229,7 @@ def _warn_if_shadowed(options: ClaudeAgentOptions) -> None:
             f"can_use_tool is not called for {', '.join(tools)}: allowed_tools approves them outright "
             "(narrow those rules, or use a PreToolUse hook to see every call)"
         )
-    warnings.warn(message, CanUseToolShadowedWarning, stacklevel=4)
+    warnings.warn(message, CanUseToolShadowedWarning, stacklevel=5)
 
 
 def check_hooks_registered(options: ClaudeAgentOptions, response: dict[str, Any] | None) -> None:
@@ -259,14 +259,6 @@ def check_hooks_registered(options: ClaudeAgentOptions, response: dict[str, Any]
         )
 
 
-def initialize_request(base: dict[str, Any], plane: ControlPlane) -> dict[str, Any]:
-    """The ``initialize`` request body: the launch's fields plus the plane's."""
-    fields = {k: v for k, v in base.items() if k != "subtype"}
-    fields.setdefault("hooks", None)
-    fields.update(plane.initialize)
-    return fields
-
-
 def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
     """Build the handlers and ``initialize`` fields for ``options``."""
     plane = ControlPlane()
@@ -284,7 +276,7 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
                 warnings.warn(
                     f"hooks: {event!r} is not a hook event this version knows; the binary may ignore it",
                     OptionsWarning,
-                    stacklevel=4,
+                    stacklevel=5,
                 )
             entries = []
             for matcher in matchers:

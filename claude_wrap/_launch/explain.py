@@ -12,8 +12,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from claude_wrap._launch.argv import build_launch
-from claude_wrap._launch.control_plane import control_plane, initialize_request
+from claude_wrap._launch.plan import plan_run
 from claude_wrap._launch.redact import redact_argv, redact_env, redact_json
 from claude_wrap._process.binary import find_binary
 
@@ -59,12 +58,13 @@ def explain(options: ClaudeAgentOptions) -> Explanation:
         cli = os.fspath(find_binary(options.cli_path, prefer_path=options.prefer_path))
     except Exception:  # noqa: BLE001 - explain() must work without a binary too
         cli = os.fspath(options.cli_path) if options.cli_path else "claude"
-    launch = build_launch(options, cli, check_cwd=False)
+    plan = plan_run(options, cli, check_cwd=False)
+    launch = plan.launch
     shown = redact_argv(launch.argv)
     argv = [_shown_file(launch.files[a]) if a in launch.files else word for a, word in zip(launch.argv, shown)]
     # The whole request, as a run sends it (hooks, agents, MCP servers ...),
     # redacted by shape only: its keys are schema and field names.
-    initialize = {"subtype": "initialize", **initialize_request(launch.initialize, control_plane(options))}
+    initialize = {"subtype": "initialize", **plan.initialize}
     return Explanation(
         argv=argv,
         env_changes={k: redact_env(k, v) for k, v in launch.env_changes.items()},

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 from claude_wrap._exceptions import StructuredOutputError
 from claude_wrap._launch import argv as _argv
-from claude_wrap._launch.argv import build_launch
 from claude_wrap._launch.checks import check_run
-from claude_wrap._launch.control_plane import check_hooks_registered, control_plane, initialize_request
+from claude_wrap._launch.control_plane import check_hooks_registered
 from claude_wrap._launch.options import ClaudeAgentOptions
+from claude_wrap._launch.plan import plan_run
 from claude_wrap._process.binary import find_binary
 from claude_wrap._process.transport import LineTransport, SubprocessTransport
 from claude_wrap._run.run_end import ceiling_ms
@@ -88,7 +88,6 @@ async def open_session(
     before the prompt runs, and the handshake overlaps the binary's start-up.
     """
     check_run(options)
-    plane = control_plane(options)
     launch = None
     resumed = None
     if transport is None and options.session_store is not None:
@@ -102,12 +101,15 @@ async def open_session(
     if transport is not None:
         from claude_wrap._run.custom_transport import line_transport
 
-        initialize_base = build_launch(options, "claude", check_cwd=False).initialize
+        # The transport starts the binary its own way; the plan's
+        # ``initialize`` and handlers are sent and served as usual.
+        plan = plan_run(options, "claude", check_cwd=False)
         lines = await line_transport(transport)
     else:
         try:
             cli = find_binary(options.cli_path, prefer_path=options.prefer_path)
-            launch = build_launch(options, os.fspath(cli))
+            plan = plan_run(options, os.fspath(cli))
+            launch = plan.launch
             sub = SubprocessTransport(
                 launch.materialize(),
                 env=launch.env,
@@ -124,16 +126,15 @@ async def open_session(
             if resumed is not None:
                 resumed.cleanup()
             raise
-        initialize_base = launch.initialize
         lines = sub
     from claude_wrap._run.protocol import Session  # see the module docstring
 
     session_args: dict[str, Any] = {
-        "handlers": plane.handlers,
+        "handlers": plan.plane.handlers,
         "control_timeout": options.control_timeout,
         "idle_timeout": options.idle_timeout,
         "turn_timeout": options.turn_timeout,
-        "needs_stdin": plane.needs_stdin,
+        "needs_stdin": plan.plane.needs_stdin,
         "run_end_ceiling_ms": ceiling_ms(options.env),
     }
     if _argv.tracing():
@@ -157,9 +158,8 @@ async def open_session(
 
         attach_mirror(session, options, launch.env if launch is not None else dict(options.env))
     try:
-        fields = initialize_request(initialize_base, plane)
         timeout = _initialize_timeout(options)
-        rid = await session.start_request("initialize", fields, timeout)
+        rid = await session.start_request("initialize", plan.initialize, timeout)
         if first_message is not None:
             await session.send_user(first_message, part_of=("initialize", timeout))
         # A binary that fails here (resuming an unknown session, say) writes

@@ -7,6 +7,7 @@ Options do not depend on the event loop, so these run under asyncio only
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -350,3 +351,32 @@ async def test_system_prompt_snapshot_decides_what_a_resumed_session_sends(
     )
     assert "You are CUSTOM-TWO." in scripted_model.main_requests[-1].system_text
     assert "CUSTOM-ONE" not in scripted_model.main_requests[-1].system_text
+
+
+async def test_explain_shows_the_initialize_a_run_sends(
+    scripted_model: ScriptedModel, make_options: Options, cli_path: str, tmp_path: Path
+) -> None:
+    """``explain()`` and a run build the same plan: the ``initialize`` the
+    binary reads is the one ``explain()`` shows."""
+    from claude_wrap import HookMatcher
+
+    async def hook(input_data: Any, tool_use_id: str | None, context: Any) -> Any:
+        return {}
+
+    stdin_log = tmp_path / "stdin.jsonl"
+    wrapper = tmp_path / "claude"
+    wrapper.write_text(f'#!/bin/sh\ntee {shlex.quote(str(stdin_log))} | exec {shlex.quote(cli_path)} "$@"\n')
+    wrapper.chmod(0o755)
+    options = make_options(
+        cli_path=wrapper,
+        hooks={"PreToolUse": [HookMatcher("Bash", [hook], timeout=5)]},
+        agents={"a": AgentDefinition(description="d", prompt="p")},
+        system_prompt={"type": "custom", "prompt": "Be brief.", "snapshot": False},
+    )
+    scripted_model.add(Reply.text("ok"))
+    await run("hi", options)
+
+    sent = [json.loads(line) for line in stdin_log.read_text().splitlines()]
+    initialize = next(f["request"] for f in sent if f.get("type") == "control_request")
+    assert initialize["subtype"] == "initialize" and initialize["hooks"] is not None
+    assert initialize == options.explain().initialize

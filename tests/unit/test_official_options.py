@@ -24,7 +24,7 @@ import pytest
 import claude_wrap
 from claude_wrap import ClaudeAgentOptions, OptionsWarning
 from claude_wrap._launch.argv import AGENT_SDK_VERSION, build_launch
-from claude_wrap._launch.control_plane import control_plane, initialize_request
+from claude_wrap._launch.plan import plan_run
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICIAL = json.loads((ROOT / "tests" / "fixtures" / "official_options.json").read_text())
@@ -100,15 +100,15 @@ def test_type_hints_resolve() -> None:
 
 def _ours(kwargs: dict[str, Any], workdir: Path) -> dict[str, Any]:
     options = ClaudeAgentOptions(**kwargs)
-    launch = build_launch(options, "claude")
-    plane = control_plane(options)
+    plan = plan_run(options, "claude")
+    launch = plan.launch
     text = json.dumps(
         {
             # MCP and settings JSON go through private files (never the
             # command line): compared by what the binary reads from them.
             "argv": launch.inlined()[1:],
             "env_changes": launch.env_changes,
-            "initialize": {"subtype": "initialize", **initialize_request(launch.initialize, plane)},
+            "initialize": {"subtype": "initialize", **plan.initialize},
         }
     )
     return dict(json.loads(text.replace(str(workdir), "<cwd>")))
