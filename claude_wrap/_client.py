@@ -21,7 +21,7 @@ from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode, resu
 from claude_wrap._process.transport import LineTransport
 from claude_wrap._run.connect import open_session, user_frame
 from claude_wrap._run.custom_transport import Transport
-from claude_wrap._run.protocol import Session
+from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.control import (
     ContextUsageResponse,
     McpStatusResponse,
@@ -107,7 +107,7 @@ class ClaudeSDKClient:
     ) -> None:
         self.options = options if options is not None else ClaudeAgentOptions()
         self._transport = transport
-        self._session: Session | None = None
+        self._session: Connection | None = None
         self._closed = False
         self._session_id: str | None = None  # the last one seen in a message: what reconnect() resumes
         self._end_error: BaseException | None = None  # what ended the current session, as its reader saw it
@@ -117,7 +117,7 @@ class ClaudeSDKClient:
         self._restart_lock: anyio.Lock | None = None
 
     @classmethod
-    def _adopt(cls, session: Session, options: ClaudeAgentOptions) -> ClaudeSDKClient:
+    def _adopt(cls, session: Connection, options: ClaudeAgentOptions) -> ClaudeSDKClient:
         """A connected client around a session that is already open (warm pool).
 
         The client owns the session from now on: ``disconnect()`` stops it.
@@ -242,7 +242,7 @@ class ClaudeSDKClient:
         def __exit__(self, *exc_info):  # `with` looks both up before it calls __enter__
             return None
 
-    def _live(self) -> Session:
+    def _live(self) -> Connection:
         if self._session is None:
             if self._exit is not None and not self._closed:
                 raise self._dead_error(self._exit)  # a reconnect failed: the old end still explains it
@@ -280,10 +280,10 @@ class ClaudeSDKClient:
         return self._snapshot(self._session)
 
     @staticmethod
-    def _running(session: Session) -> bool:
+    def _running(session: Connection) -> bool:
         return not session.ended and session.transport.returncode is None
 
-    def _snapshot(self, session: Session) -> ExitInfo:
+    def _snapshot(self, session: Connection) -> ExitInfo:
         code = session.transport.returncode
         return ExitInfo(
             exit_code=code,
@@ -316,7 +316,7 @@ class ClaudeSDKClient:
             info.stderr,
         )
 
-    async def _gone(self, session: Session) -> bool:
+    async def _gone(self, session: Connection) -> bool:
         """After a failed write or read: did the binary die? The loop may learn
         of the exit a moment after the pipe broke, so give it that moment."""
         with anyio.move_on_after(1.0):
@@ -324,7 +324,7 @@ class ClaudeSDKClient:
                 await anyio.sleep(0.01)
         return not self._running(session)
 
-    def _usable(self) -> Session:
+    def _usable(self) -> Connection:
         session = self._live()
         if not self._running(session):
             raise self._dead_error(self._snapshot(session))

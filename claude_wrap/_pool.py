@@ -35,7 +35,7 @@ from claude_wrap._exceptions import SessionStateError
 from claude_wrap._launch.options import ClaudeAgentOptions
 from claude_wrap._query import RunCloser, start_run
 from claude_wrap._run.connect import open_session
-from claude_wrap._run.protocol import Session
+from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.messages import Message
 
 __all__ = ["ClaudePool", "prewarm"]
@@ -43,7 +43,7 @@ __all__ = ["ClaudePool", "prewarm"]
 
 @dataclass
 class _Member:
-    session: Session
+    session: Connection
     idle_since: float
     polling: bool = False
     """The pool is reading its output; handing it out now would leave the
@@ -220,7 +220,7 @@ class ClaudePool:
         self._changed.set()
         self._changed = anyio.Event()
 
-    async def _take(self) -> Session:
+    async def _take(self) -> Connection:
         while True:
             self._check_open()
             for member in [m for m in self._idle if not m.polling]:

@@ -11,7 +11,7 @@ from claude_wrap._launch.options import ClaudeAgentOptions
 if TYPE_CHECKING:
     from claude_wrap._process.transport import LineTransport
     from claude_wrap._run.custom_transport import Transport
-    from claude_wrap._run.protocol import Session
+    from claude_wrap._run.protocol import Connection
     from claude_wrap._wire.messages import Message
 
 # The machinery of a run (anyio, msgspec, the session and the codec) loads
@@ -126,7 +126,7 @@ async def _run(
 
 
 async def start_run(
-    session: Session, prompt: str | AsyncIterable[dict[str, Any]], *, prompt_sent: bool = False
+    session: Connection, prompt: str | AsyncIterable[dict[str, Any]], *, prompt_sent: bool = False
 ) -> None:
     """Start one run on a started session, to last until the binary exits
     (shared by ``query()`` and pre-started sessions): write the prompt, or
@@ -161,7 +161,7 @@ class RunCloser:
     the end of a run), so there the session closes in place.
     """
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Connection) -> None:
         from claude_wrap._run.detached import running_asyncio
 
         self._session = session

@@ -616,12 +616,12 @@ async def _roundtrips(kind: str, n: int) -> list[float]:
     """Milliseconds from a request line handed to the session to its answer
     line written, through the real pump and control plane."""
     from claude_wrap._launch.control_plane import control_plane
-    from claude_wrap._run.protocol import Session
+    from claude_wrap._run.protocol import Connection
     from claude_wrap.testing import MockTransport
 
     options, warmup, make_request = _roundtrip_setup(kind)
     transport = MockTransport(lambda frame: None)
-    session = Session(transport, handlers=control_plane(options).handlers)
+    session = Connection(transport, handlers=control_plane(options).handlers)
     started: dict[str, int] = {}
     timings: list[float] = []
     answered: set[str] = set()

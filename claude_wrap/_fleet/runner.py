@@ -34,7 +34,7 @@ from claude_wrap._fleet.journal import (
 from claude_wrap._fleet.resume import Plan, plan_attempt, resumed_options
 from claude_wrap._fleet.types import ReplayError, Task
 from claude_wrap._launch.options import ClaudeAgentOptions
-from claude_wrap._run.protocol import Session
+from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.messages import AssistantMessage, Message, ResultMessage, SystemMessage
 
 __all__ = ["Attempt", "TaskClient", "run_attempt"]
@@ -205,7 +205,7 @@ async def run_attempt(
     attempt: Attempt,
     *,
     options: ClaudeAgentOptions,
-    take_member: Callable[[], Awaitable[Session]] | None,
+    take_member: Callable[[], Awaitable[Connection]] | None,
     emit: Emit,
     track_cost: bool,
 ) -> Finished:
@@ -250,7 +250,7 @@ async def _connect(
     task: Task,
     plan: Plan,
     options: ClaudeAgentOptions,
-    take_member: Callable[[], Awaitable[Session]] | None,
+    take_member: Callable[[], Awaitable[Connection]] | None,
     *,
     retry: bool,
 ) -> TaskClient:

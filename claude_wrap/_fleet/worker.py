@@ -27,7 +27,7 @@ from claude_wrap._launch.options import ClaudeAgentOptions, copy_with
 from claude_wrap._lazy import publish
 from claude_wrap._pool import ClaudePool
 from claude_wrap._process.binary import binary_info
-from claude_wrap._run.protocol import Session
+from claude_wrap._run.protocol import Connection
 
 __all__ = ["NodeInfo", "NodeWorker"]
 
@@ -139,7 +139,7 @@ class NodeWorker:
 
     # -- tasks --------------------------------------------------------------------------
 
-    async def _take_member(self) -> Session:
+    async def _take_member(self) -> Connection:
         self._want_pool = True
         self._notify()
         while self._pool is None:

@@ -24,7 +24,7 @@ from claude_wrap._run.run_end import ceiling_ms
 
 if TYPE_CHECKING:
     from claude_wrap._run.custom_transport import Transport
-    from claude_wrap._run.protocol import Session
+    from claude_wrap._run.protocol import Connection
     from claude_wrap._wire.messages import ResultMessage
 
 __all__ = ["open_session", "user_frame"]
@@ -76,7 +76,7 @@ async def open_session(
     *,
     first_message: dict[str, Any] | None = None,
     transport: Transport | LineTransport | None = None,
-) -> Session:
+) -> Connection:
     """Spawn the binary (unless ``transport`` is given) and complete ``initialize``.
 
     A given ``transport`` is connected here; the options that become the
@@ -127,7 +127,7 @@ async def open_session(
                 resumed.cleanup()
             raise
         lines = sub
-    from claude_wrap._run.protocol import Session  # see the module docstring
+    from claude_wrap._run.protocol import Connection  # see the module docstring
 
     session_args: dict[str, Any] = {
         "handlers": plan.plane.handlers,
@@ -138,11 +138,11 @@ async def open_session(
         "run_end_ceiling_ms": ceiling_ms(options.env),
     }
     if _argv.tracing():
-        from claude_wrap._run.tracing import TracedSession
+        from claude_wrap._run.tracing import TracedConnection
 
-        session: Session = TracedSession(lines, request_model=options.model, **session_args)
+        session: Connection = TracedConnection(lines, request_model=options.model, **session_args)
     else:
-        session = Session(lines, **session_args)
+        session = Connection(lines, **session_args)
     session.shutdown_grace = options.shutdown_grace
     session.keep_unrecognized = options.keep_unrecognized
     if options.verbatim_prompts:

@@ -2,11 +2,11 @@
 
 Out: with ``--session-mirror`` the binary writes ``transcript_mirror``
 frames (``{"filePath", "entries"}``) next to its messages. ``MirrorBatcher``
-takes them out of the stream (``Session.frame_taps``), groups them per file
+takes them out of the stream (``Connection.frame_taps``), groups them per file
 and appends them to the store before each ``ResultMessage`` is handed out
-(``Session.before_result``), at close (``Session.before_close``), and, in
+(``Connection.before_result``), at close (``Connection.before_close``), and, in
 ``"eager"`` mode or once a batch is large, before the next stdout line is
-read (``Session.before_read``). No background task is involved, in keeping
+read (``Connection.before_read``). No background task is involved, in keeping
 with the pull-based session.
 
 Failures: the local transcript on disk is the source of truth, and the turn
@@ -56,7 +56,7 @@ from claude_wrap._wire.messages import Message, MirrorErrorMessage, ResultMessag
 
 if TYPE_CHECKING:
     from claude_wrap._launch.options import ClaudeAgentOptions
-    from claude_wrap._run.protocol import Session
+    from claude_wrap._run.protocol import Connection
 
 __all__ = ["Materialized", "MirrorBatcher", "attach_mirror", "materialize_resume"]
 
@@ -128,7 +128,7 @@ class MirrorBatcher:
     # -- in ----------------------------------------------------------------------
 
     def enqueue(self, frame: UnknownMessage) -> None:
-        """A ``Session.frame_taps`` callback: queue one frame; never blocks."""
+        """A ``Connection.frame_taps`` callback: queue one frame; never blocks."""
         path, entries = frame.data.get("filePath"), frame.data.get("entries")
         if not isinstance(path, str) or not isinstance(entries, list) or not entries:
             return
@@ -153,7 +153,7 @@ class MirrorBatcher:
     # -- out ---------------------------------------------------------------------
 
     async def flush_if_due(self) -> None:
-        """Flush when ``due`` (a ``Session.before_read`` hook)."""
+        """Flush when ``due`` (a ``Connection.before_read`` hook)."""
         if self.due:
             await self.flush()
 
@@ -275,13 +275,13 @@ class MirrorBatcher:
         return MirrorErrorMessage(subtype="mirror_error", data=data, key=errors[0].key, error=text)
 
     async def before_result(self, result: ResultMessage) -> Message | None:
-        """A ``Session.before_result`` hook: the turn's entries reach the
+        """A ``Connection.before_result`` hook: the turn's entries reach the
         store before its result is handed out (or the result says why not)."""
         await self.flush()
         return self.take_error()
 
     async def close(self) -> None:
-        """A ``Session.before_close`` hook: the final flush."""
+        """A ``Connection.before_close`` hook: the final flush."""
         await self.flush()
         error = self.take_error()
         if error is not None or self._pending:
@@ -325,7 +325,7 @@ async def _holds_tail(store: SessionStore, key: SessionKey, entries: Entries) ->
     return list(tail) == entries
 
 
-def attach_mirror(session: Session, options: ClaudeAgentOptions, env: dict[str, str] | None) -> MirrorBatcher | None:
+def attach_mirror(session: Connection, options: ClaudeAgentOptions, env: dict[str, str] | None) -> MirrorBatcher | None:
     """Mirror a session's transcript to ``options.session_store``."""
     store = options.session_store
     if store is None:

@@ -1,5 +1,9 @@
 """One running binary: the control protocol and the message stream.
 
+``Connection`` is the live binary as the client sees it (named apart from a
+session, which is a conversation: a transcript that outlives any one
+binary and that many connections may resume).
+
 Concurrency model (pull-based): no task outlives the call that started it.
 Whoever awaits something from the binary (the next message, or the answer
 to a control request) drives the stdout pump, under a lock; everyone else
@@ -78,7 +82,7 @@ from claude_wrap._wire.messages import (
     UnknownMessage,
 )
 
-__all__ = ["Session"]
+__all__ = ["Connection"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -151,8 +155,8 @@ def _system_data(frame: Message) -> dict[str, Any] | None:
     return None
 
 
-class Session:
-    """A started transport plus the protocol state around it."""
+class Connection:
+    """A started transport plus the protocol state around it: one live binary."""
 
     def __init__(
         self,

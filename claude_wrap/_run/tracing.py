@@ -2,7 +2,7 @@
 
 Callers decide with ``"opentelemetry.trace" in sys.modules`` and import this
 module only then, so a program that does not trace never imports it (nor
-opentelemetry). ``TracedSession`` is a ``Session`` that opens one span per
+opentelemetry). ``TracedConnection`` is a ``Connection`` that opens one span per
 turn (from the ``user`` frame to the turn's ``ResultMessage``) and one child
 span per Python callback it runs (hooks, ``can_use_tool``, in-process MCP
 tools), with that callback span current while the callback runs. The trace
@@ -23,11 +23,11 @@ import anyio
 from opentelemetry import context as otel_context, trace
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
-from claude_wrap._run.protocol import Session
+from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.control import ControlHandler
 from claude_wrap._wire.messages import AssistantMessage, Message, ResultMessage, SystemMessage
 
-__all__ = ["TracedSession"]
+__all__ = ["TracedConnection"]
 
 _provider: trace.TracerProvider | None = None
 """A provider to use instead of the global one (tests keep theirs private)."""
@@ -78,8 +78,8 @@ def _usage_attributes(usage: Mapping[str, Any]) -> dict[str, int]:
     return out
 
 
-class TracedSession(Session):
-    """A ``Session`` that records turns and callbacks as spans.
+class TracedConnection(Connection):
+    """A ``Connection`` that records turns and callbacks as spans.
 
     Turn spans end when their ``ResultMessage`` is received (or with an
     error when the stream fails, or as cancelled when the session closes

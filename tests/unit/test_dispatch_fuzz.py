@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from claude_wrap import ClaudeAgentOptions, ClaudeSDKError, HookMatcher, PermissionResultAllow
 from claude_wrap._launch.control_plane import control_plane
-from claude_wrap._run.protocol import Session
+from claude_wrap._run.protocol import Connection
 from claude_wrap.testing import MockTransport
 
 pytestmark = pytest.mark.anyio
@@ -93,7 +93,7 @@ def anyio_backend(request: pytest.FixtureRequest) -> str:
 async def test_dispatcher_answers_each_request_at_most_once(frames: list[Any]) -> None:
     plane = control_plane(OPTIONS)
     transport = MockTransport(lambda frame: None)
-    session = Session(transport, handlers=plane.handlers)
+    session = Connection(transport, handlers=plane.handlers)
     transport.feed(*[f if isinstance(f, bytes) else json.dumps(f).encode() for f in frames])
     transport.close_output()
     with anyio.fail_after(10):
@@ -118,7 +118,7 @@ async def test_dispatcher_answers_each_request_at_most_once(frames: list[Any]) -
 async def test_every_request_not_withdrawn_gets_exactly_one_answer(frames: list[Any]) -> None:
     plane = control_plane(OPTIONS)
     transport = MockTransport(lambda frame: None)
-    session = Session(transport, handlers=plane.handlers)
+    session = Connection(transport, handlers=plane.handlers)
     transport.feed(*[f if isinstance(f, bytes) else json.dumps(f).encode() for f in frames])
     dicts = [f for f in frames if isinstance(f, dict)]
     asked = {f["request_id"] for f in dicts if f.get("type") == "control_request"}

@@ -207,7 +207,7 @@ def _result_frame() -> dict[str, Any]:
 
 @pytest.mark.anyio
 async def test_a_member_being_polled_is_not_handed_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    # _pool._maintain polls idle members: Session.poll() pumps under
+    # _pool._maintain polls idle members: Connection.poll() pumps under
     # move_on_after(0.05). If _take() hands that member to a query while the
     # poll is running, the poll's pump keeps serving the query: a can_use_tool
     # callback started in the poll's task group is cancelled when the 0.05 s

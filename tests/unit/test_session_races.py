@@ -25,7 +25,7 @@ from claude_wrap import (
     query,
 )
 from claude_wrap._process.transport import SubprocessTransport
-from claude_wrap._run.protocol import Session
+from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.messages import AssistantMessage, ResultMessage
 from claude_wrap.testing import MockTransport, initialize_response
 
@@ -304,7 +304,7 @@ async def test_cancelled_receive_keeps_the_result_during_before_result_hook() ->
         return None
 
     mock = MockTransport(handler)
-    session = Session(mock)
+    session = Connection(mock)
 
     async def slow_flush(result: ResultMessage) -> None:
         await anyio.sleep(0.2)  # e.g. a store write
@@ -368,7 +368,7 @@ async def test_pump_cancellation_releases_the_lock_and_the_next_receive_works() 
     """Cancelling a pumping ``receive()`` leaves no stale ``_read_scope`` /
     ``_waiting_done`` / lock, and the next ``receive()`` pumps again."""
     mock = MockTransport()
-    session = Session(mock)
+    session = Connection(mock)
     with anyio.move_on_after(0.05):
         await session.receive()
     assert session._read_scope is None
@@ -394,7 +394,7 @@ async def test_concurrent_aclose_runs_close_hooks_once() -> None:
     with`` exits, or pool shutdown racing a run) both run the final flush
     and both run the ``on_close`` callbacks."""
     mock = MockTransport()
-    session = Session(mock)
+    session = Connection(mock)
     flushes: list[int] = []
     cleanups: list[int] = []
 

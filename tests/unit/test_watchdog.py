@@ -9,7 +9,7 @@ import pytest
 
 from claude_wrap import ClaudeAgentOptions, HookMatcher, TurnTimeoutError
 from claude_wrap._launch.control_plane import control_plane
-from claude_wrap._run.protocol import Session
+from claude_wrap._run.protocol import Connection
 from claude_wrap.testing import MockTransport
 
 pytestmark = pytest.mark.anyio
@@ -25,7 +25,7 @@ async def test_idle_timeout_resumes_after_a_callback_and_fires() -> None:
 
     options = ClaudeAgentOptions(hooks={"PreToolUse": [HookMatcher(None, [slow_hook])]})
     transport = MockTransport(lambda frame: None)
-    session = Session(transport, handlers=control_plane(options).handlers, idle_timeout=0.3)
+    session = Connection(transport, handlers=control_plane(options).handlers, idle_timeout=0.3)
     await session.send_user({"type": "user", "message": {"role": "user", "content": "hi"}})
     request = {"subtype": "hook_callback", "callback_id": "hook_0", "input": {"hook_event_name": "PreToolUse"}}
     transport.feed({"type": "control_request", "request_id": "h1", "request": request})
@@ -39,7 +39,7 @@ async def test_idle_timeout_resumes_after_a_callback_and_fires() -> None:
 
 async def test_poll_takes_in_what_an_idle_session_wrote_without_blocking() -> None:
     transport = MockTransport(lambda frame: None)
-    session = Session(transport)
+    session = Connection(transport)
     transport.feed({"type": "system", "subtype": "status", "status": None})
     with anyio.fail_after(5):
         await session.poll()  # returns although the binary writes nothing more
