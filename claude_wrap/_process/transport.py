@@ -78,10 +78,22 @@ class LineTransport(ABC):
     async def aclose(self) -> None:
         """Release everything; safe to call more than once."""
 
+    async def close_by(self, deadline: float) -> None:
+        """``aclose()``, finished by ``deadline`` (``anyio.current_time()``
+        clock) where the peer's shutdown can be timed; by default plain
+        ``aclose()``."""
+        await self.aclose()
+
     @property
     def stderr_tail(self) -> str:
         """The last lines the peer wrote to its error stream, if any."""
         return ""
+
+    @property
+    def is_process(self) -> bool:
+        """Whether the peer is a process of ours, with an exit status (then
+        ``returncode`` still ``None`` after its output ends means it still runs)."""
+        return False
 
     @property
     def returncode(self) -> int | None:
@@ -304,6 +316,10 @@ class SubprocessTransport(LineTransport):
     def pid(self) -> int | None:
         """The child's process id (also its process-group id)."""
         return None if self._process is None else self._process.pid
+
+    @property
+    def is_process(self) -> bool:
+        return True
 
     @property
     def returncode(self) -> int | None:
@@ -529,6 +545,9 @@ class SubprocessTransport(LineTransport):
         """The binary's exit was collected: its pid no longer names it."""
         if self._guard is not None:
             self._guard.forget()
+
+    async def close_by(self, deadline: float) -> None:
+        await self.aclose(deadline=deadline)
 
     async def aclose(self, *, deadline: float | None = None) -> None:
         """Stop the child and everything it started; bounded, never raises.

@@ -58,7 +58,7 @@ from claude_wrap._exceptions import (
     error_result_text,
     with_stderr,
 )
-from claude_wrap._process.transport import LineTransport, SubprocessTransport
+from claude_wrap._process.transport import LineTransport
 from claude_wrap._run.detached import Detached
 from claude_wrap._run.run_end import DEFAULT_CEILING_MS, RunLedger
 from claude_wrap._wire.codec import (
@@ -793,7 +793,7 @@ class Connection:
             with anyio.move_on_after(self.shutdown_grace, shield=True):
                 await self.transport.wait()
             code = self.transport.returncode
-            if code is None and isinstance(self.transport, SubprocessTransport):
+            if code is None and self.transport.is_process:
                 self.transport.kill()
                 error = ProcessError(
                     "Claude Code closed its output but kept running; it was killed",
@@ -869,10 +869,7 @@ class Connection:
             finally:
                 self._closed = True
                 try:
-                    if isinstance(self.transport, SubprocessTransport):
-                        await self.transport.aclose(deadline=deadline)
-                    else:
-                        await self.transport.aclose()
+                    await self.transport.close_by(deadline)
                 finally:
                     try:
                         for callback in self.on_close:
