@@ -405,7 +405,7 @@ def test_missing_marker_is_rehashed_not_refetched(fake_release: FakeRelease) -> 
 
 def is_verified_with(manifest: Manifest, path: Path) -> bool:
     entry = manifest.entry(current_platform())
-    return _binary._marker_matches(path, entry.sha256, entry.size)
+    return _binary.marker_matches(path, entry.sha256, entry.size)
 
 
 @posix_only

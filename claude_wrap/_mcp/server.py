@@ -21,7 +21,7 @@ it names. A handler, resource reader or prompt renderer that is a plain
 function runs in a worker thread (``_callbacks``); ``callback_timeout``
 limits each call, and a tool call past it is an error result. JSON-RPC
 ids, the handshake and the limit are per connection, so that state lives in
-a ``_Connection`` per session and server, never in the (shareable) server.
+a ``ServerConnection`` per session and server, never in the (shareable) server.
 """
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ class SdkMcpServer:
             caps["prompts"] = {"listChanged": False}
         return caps
 
-    async def handle(self, message: Mapping[str, Any], conn: _Connection) -> dict[str, Any] | None:
+    async def handle(self, message: Mapping[str, Any], conn: ServerConnection) -> dict[str, Any] | None:
         """Answer one JSON-RPC message; ``None`` for a notification."""
         method = message.get("method")
         msg_id = message.get("id")
@@ -224,7 +224,7 @@ class SdkMcpServer:
             return {"jsonrpc": "2.0", "id": msg_id, "error": exc.wire()}
         return {"jsonrpc": "2.0", "id": msg_id, "result": result}
 
-    def _notification(self, method: str, params: Any, conn: _Connection) -> None:
+    def _notification(self, method: str, params: Any, conn: ServerConnection) -> None:
         if method == "notifications/initialized":
             conn.ready = True
         elif method == "notifications/cancelled" and isinstance(params, Mapping):
@@ -233,8 +233,8 @@ class SdkMcpServer:
                 scope.cancel()
         # Everything else (roots/list_changed ...) needs no action.
 
-    def _methods(self) -> dict[str, Callable[[Mapping[str, Any], Any, _Connection], Any]]:
-        methods: dict[str, Callable[[Mapping[str, Any], Any, _Connection], Any]] = {
+    def _methods(self) -> dict[str, Callable[[Mapping[str, Any], Any, ServerConnection], Any]]:
+        methods: dict[str, Callable[[Mapping[str, Any], Any, ServerConnection], Any]] = {
             "tools/list": self._list_tools,
             "tools/call": self._call_tool,
         }
@@ -247,7 +247,7 @@ class SdkMcpServer:
             methods["prompts/get"] = self._get_prompt
         return methods
 
-    async def _request(self, method: str, params: Mapping[str, Any], msg_id: Any, conn: _Connection) -> Any:
+    async def _request(self, method: str, params: Mapping[str, Any], msg_id: Any, conn: ServerConnection) -> Any:
         if method == "initialize":
             return self._initialize(params, conn)
         if method == "ping":
@@ -259,7 +259,7 @@ class SdkMcpServer:
             raise _invalid_params()
         return await _maybe_await(serve(params, msg_id, conn))
 
-    def _initialize(self, params: Mapping[str, Any], conn: _Connection) -> dict[str, Any]:
+    def _initialize(self, params: Mapping[str, Any], conn: ServerConnection) -> dict[str, Any]:
         version = params.get("protocolVersion")
         client = params.get("clientInfo")
         if (
@@ -280,11 +280,11 @@ class SdkMcpServer:
             result["instructions"] = self.instructions
         return result
 
-    def _list_tools(self, params: Mapping[str, Any], msg_id: Any, conn: _Connection) -> dict[str, Any]:
+    def _list_tools(self, params: Mapping[str, Any], msg_id: Any, conn: ServerConnection) -> dict[str, Any]:
         served = (self._served_tool(name) for name in list(self.tools))
         return {"tools": [s.entry for s in served if s is not None]}
 
-    async def _call_tool(self, params: Mapping[str, Any], msg_id: Any, conn: _Connection) -> dict[str, Any]:
+    async def _call_tool(self, params: Mapping[str, Any], msg_id: Any, conn: ServerConnection) -> dict[str, Any]:
         name = params.get("name")
         arguments = params.get("arguments")
         if not isinstance(name, str) or not (arguments is None or isinstance(arguments, dict)):
@@ -304,13 +304,15 @@ class SdkMcpServer:
 
     # -- resources and prompts (our extension) -----------------------------------------
 
-    def _list_resources(self, params: Mapping[str, Any], msg_id: Any, conn: _Connection) -> dict[str, Any]:
+    def _list_resources(self, params: Mapping[str, Any], msg_id: Any, conn: ServerConnection) -> dict[str, Any]:
         return {"resources": [r.wire() for r in self.resources.values()]}
 
-    def _list_resource_templates(self, params: Mapping[str, Any], msg_id: Any, conn: _Connection) -> dict[str, Any]:
+    def _list_resource_templates(
+        self, params: Mapping[str, Any], msg_id: Any, conn: ServerConnection
+    ) -> dict[str, Any]:
         return {"resourceTemplates": []}
 
-    async def _read_resource(self, params: Mapping[str, Any], msg_id: Any, conn: _Connection) -> dict[str, Any]:
+    async def _read_resource(self, params: Mapping[str, Any], msg_id: Any, conn: ServerConnection) -> dict[str, Any]:
         uri = params.get("uri")
         resource = self.resources.get(uri) if isinstance(uri, str) else None
         if resource is None:
@@ -325,10 +327,10 @@ class SdkMcpServer:
             entry["text"] = str(data)
         return {"contents": [entry]}
 
-    def _list_prompts(self, params: Mapping[str, Any], msg_id: Any, conn: _Connection) -> dict[str, Any]:
+    def _list_prompts(self, params: Mapping[str, Any], msg_id: Any, conn: ServerConnection) -> dict[str, Any]:
         return {"prompts": [p.wire() for p in self.prompts.values()]}
 
-    async def _get_prompt(self, params: Mapping[str, Any], msg_id: Any, conn: _Connection) -> dict[str, Any]:
+    async def _get_prompt(self, params: Mapping[str, Any], msg_id: Any, conn: ServerConnection) -> dict[str, Any]:
         name = params.get("name")
         prompt = self.prompts.get(name) if isinstance(name, str) else None
         if prompt is None:
@@ -468,7 +470,7 @@ def create_sdk_mcp_server(
 
 
 @dataclasses.dataclass
-class _Connection:
+class ServerConnection:
     """One session's view of one server: the handshake, and in-flight calls by JSON-RPC id."""
 
     ready: bool = False
@@ -492,9 +494,9 @@ def mcp_message_handler(
     responders: dict[str, Responder] = {}
     for name, instance in instances.items():
         if isinstance(instance, SdkMcpServer):
-            conn = _Connection(timeout=timeout)
+            conn = ServerConnection(timeout=timeout)
 
-            def respond(message: Mapping[str, Any], server: SdkMcpServer = instance, c: _Connection = conn) -> Any:
+            def respond(message: Mapping[str, Any], server: SdkMcpServer = instance, c: ServerConnection = conn) -> Any:
                 return server.handle(message, c)
 
             responders[name] = respond

@@ -78,6 +78,7 @@ __all__ = [
     "ENV_PLATFORM",
     "ENV_PREFER_PATH",
     "PLATFORMS",
+    "READ_CHUNK",
     "BinaryFetchError",
     "BinaryInfo",
     "BinarySource",
@@ -95,6 +96,8 @@ __all__ = [
     "find_binary",
     "is_verified",
     "load_manifest",
+    "marker_matches",
+    "marker_path",
     "pinned_version",
 ]
 
@@ -131,7 +134,7 @@ _MANIFEST_CANDIDATES: tuple[Path, ...] = (
     _PACKAGE_DIR.parent / "vendor" / "claude-code.json",  # source / editable checkout
 )
 _MARKER_SUFFIX = ".verified"
-_CHUNK = 1024 * 1024
+READ_CHUNK = 1024 * 1024
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _MACHINES: Mapping[str, str] = {
     "x86_64": "x64",
@@ -387,19 +390,19 @@ def cache_path(platform: str | None = None, version: str | None = None) -> Path:
     return cache_root() / "claude-code" / version / platform / binary_name(platform)
 
 
-def _marker_path(binary: Path) -> Path:
+def marker_path(binary: Path) -> Path:
     return binary.with_name(binary.name + _MARKER_SUFFIX)
 
 
 def _read_marker(binary: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads(_marker_path(binary).read_text(encoding="utf-8"))
+        data = json.loads(marker_path(binary).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 
 
-def _marker_matches(binary: Path, sha256: str | None, size: int | None) -> bool:
+def marker_matches(binary: Path, sha256: str | None, size: int | None) -> bool:
     """Cheap check: marker present, agrees with ``sha256``/``size``, file has that size."""
     marker = _read_marker(binary)
     if marker is None:
@@ -426,8 +429,8 @@ def is_verified(platform: str | None = None, version: str | None = None) -> bool
         entry = manifest.platforms.get(platform)
         if entry is None:
             return False
-        return _marker_matches(path, entry.sha256, entry.size)
-    return _marker_matches(path, None, None)
+        return marker_matches(path, entry.sha256, entry.size)
+    return marker_matches(path, None, None)
 
 
 # --------------------------------------------------------------------------- discovery
@@ -500,7 +503,7 @@ def _cached() -> Path | None:
         path = cache_path(platform, manifest.version)
     except ClaudeSDKError:
         return None
-    return path if _marker_matches(path, entry.sha256, entry.size) else None
+    return path if marker_matches(path, entry.sha256, entry.size) else None
 
 
 def _locate(cli_path: str | os.PathLike[str] | None, prefer_path: bool | None) -> tuple[Path, BinarySource]:

@@ -26,19 +26,19 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal
 
 from claude_wrap._process.binary import (
-    _CHUNK,
     PLATFORMS,
+    READ_CHUNK,
     BinaryFetchError,
     BinaryVerificationError,
     Manifest,
     PlatformEntry,
     UnsupportedPlatformError,
-    _marker_matches,
-    _marker_path,
     binary_name,
     cache_root,
     current_platform,
     load_manifest,
+    marker_matches,
+    marker_path,
 )
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def _hash_file(path: Path, algo: str) -> Any:
 
     h = hashlib.new(algo)
     with open(path, "rb") as f:
-        while chunk := f.read(_CHUNK):
+        while chunk := f.read(READ_CHUNK):
             h.update(chunk)
     return h
 
@@ -174,7 +174,7 @@ def _write_marker(dest: Path, *, version: str, platform: str, sha256: str, size:
         "pinned": pinned,
         "verified_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    _write_atomic(_marker_path(dest), (json.dumps(marker, indent=2) + "\n").encode())
+    _write_atomic(marker_path(dest), (json.dumps(marker, indent=2) + "\n").encode())
 
 
 def _install_from_tarball(
@@ -204,7 +204,7 @@ def _install_from_tarball(
                     if src is None:
                         raise BinaryFetchError(f"cannot read {member.name} from {tarball}")
                     with src:
-                        while chunk := src.read(_CHUNK):
+                        while chunk := src.read(READ_CHUNK):
                             h.update(chunk)
                             out.write(chunk)
                             written += len(chunk)
@@ -219,7 +219,7 @@ def _install_from_tarball(
             if sys.platform != "win32":
                 os.fchmod(out.fileno(), 0o755)
             os.fsync(out.fileno())
-        _unlink(_marker_path(dest))  # a stale marker must never vouch for the new file
+        _unlink(marker_path(dest))  # a stale marker must never vouch for the new file
         os.replace(tmp, dest)
         _fsync_dir(dest.parent)
         return actual, written
@@ -313,7 +313,7 @@ def ensure_binary(
         return FetchResult(dest, action, platform, version, time.monotonic() - started, local)
 
     if entry is not None and not force and dest.is_file():
-        if not verify and _marker_matches(dest, entry.sha256, entry.size):
+        if not verify and marker_matches(dest, entry.sha256, entry.size):
             return result("cached")
         try:
             _verify_file(dest, entry.sha256, entry.size)
@@ -322,7 +322,7 @@ def ensure_binary(
         else:
             _write_marker(dest, version=version, platform=platform, sha256=entry.sha256, size=entry.size, pinned=True)
             return result("reverified")
-    elif entry is None and not force and _marker_matches(dest, None, None) and not verify:
+    elif entry is None and not force and marker_matches(dest, None, None) and not verify:
         return result("cached")
 
     try:

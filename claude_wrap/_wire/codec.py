@@ -68,7 +68,13 @@ from claude_wrap._wire.messages import (
     UnknownMessage,
     UserMessage,
 )
-from claude_wrap._wire.shapes import _AssistantError, _Origin, _RateLimitStatus, _RateLimitType, _ServerToolName
+from claude_wrap._wire.shapes import (
+    WireAssistantError,
+    WireOrigin,
+    WireRateLimitStatus,
+    WireRateLimitType,
+    WireServerToolName,
+)
 
 __all__ = [
     "ControlCancel",
@@ -132,7 +138,7 @@ class _ToolResult(_Block, tag="tool_result"):
 
 class _ServerToolUse(_Block, tag="server_tool_use"):
     id: str
-    name: _ServerToolName
+    name: WireServerToolName
     input: dict[str, Any]
 
     def public(self) -> ContentBlock:
@@ -224,7 +230,7 @@ class _AssistantFrame(_Frame, tag="assistant"):
     parent_tool_use_id: str | None = None
     session_id: str | None = None
     uuid: str | None = None
-    error: _AssistantError | None = None
+    error: WireAssistantError | None = None
     user_message_uuid: str | None = None
     user_message_uuids: list[str] | None = None
 
@@ -256,7 +262,7 @@ class _UserFrame(_Frame, tag="user"):
     tool_use_result: Any = None
     session_id: str | None = None
     isSynthetic: bool = False  # noqa: N815 - wire name
-    origin: _Origin | None = None
+    origin: WireOrigin | None = None
 
     def build(self, line: bytes) -> Message:
         content = self.message.content
@@ -389,7 +395,7 @@ class _ResultFrame(_Frame, tag="result"):
     api_error_status: int | None = None
     uuid: str | None = None
     terminal_reason: str | None = None
-    origin: _Origin | None = None
+    origin: WireOrigin | None = None
     user_message_uuid: str | None = None
     user_message_uuids: list[str] | None = None
     # Not official fields: kept out of sight (see ResultMessage).
@@ -448,11 +454,11 @@ class _StreamEventFrame(_Frame, tag="stream_event"):
 
 
 class _RateLimitInfo(msgspec.Struct, rename="camel", gc=False):
-    status: _RateLimitStatus
+    status: WireRateLimitStatus
     resets_at: int | None = None
-    rate_limit_type: _RateLimitType | None = None
+    rate_limit_type: WireRateLimitType | None = None
     utilization: int | float | None = None
-    overage_status: _RateLimitStatus | None = None
+    overage_status: WireRateLimitStatus | None = None
     overage_resets_at: int | None = None
     overage_disabled_reason: str | None = None
 
@@ -802,7 +808,7 @@ def _opt_strs(value: Any) -> list[str] | None:
     return None
 
 
-def _opt_origin(value: Any) -> _Origin | None:
+def _opt_origin(value: Any) -> WireOrigin | None:
     # The one key every origin has; without it the object says nothing.
     if isinstance(value, dict) and isinstance(value.get("kind"), str):
         return value  # type: ignore[return-value]

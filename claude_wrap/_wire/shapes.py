@@ -50,6 +50,16 @@ __all__ = [
     "TaskNotificationStatus",
     "TaskUpdatedStatus",
     "TaskUsage",
+    "WireAssistantError",
+    "WireFastModeDisabledReason",
+    "WireFastModeState",
+    "WireMcpServers",
+    "WireOrigin",
+    "WirePluginErrors",
+    "WirePlugins",
+    "WireRateLimitStatus",
+    "WireRateLimitType",
+    "WireServerToolName",
 ]
 
 
@@ -375,24 +385,24 @@ class SessionCronSummary(TypedDict):
 # --------------------------------------------------------------------------
 
 if TYPE_CHECKING:
-    _Origin = MessageOrigin
-    _AssistantError = AssistantMessageError
-    _ServerToolName = ServerToolName
-    _RateLimitStatus = RateLimitStatus
-    _RateLimitType = RateLimitType
-    _FastModeState = FastModeState
-    _FastModeDisabledReason = FastModeDisabledReason
-    _McpServers = list[SystemInitMcpServer]
-    _Plugins = list[SystemInitPlugin]
-    _PluginErrors = list[SystemInitPluginError]
+    WireOrigin = MessageOrigin
+    WireAssistantError = AssistantMessageError
+    WireServerToolName = ServerToolName
+    WireRateLimitStatus = RateLimitStatus
+    WireRateLimitType = RateLimitType
+    WireFastModeState = FastModeState
+    WireFastModeDisabledReason = FastModeDisabledReason
+    WireMcpServers = list[SystemInitMcpServer]
+    WirePlugins = list[SystemInitPlugin]
+    WirePluginErrors = list[SystemInitPluginError]
 else:
-    _Origin = dict[str, Any]
-    _AssistantError = str
-    _ServerToolName = str
-    _RateLimitStatus = str
-    _RateLimitType = str
-    _FastModeState = str
-    _FastModeDisabledReason = str
-    _McpServers = list[dict[str, Any]]
-    _Plugins = list[dict[str, Any]]
-    _PluginErrors = list[dict[str, Any]]
+    WireOrigin = dict[str, Any]
+    WireAssistantError = str
+    WireServerToolName = str
+    WireRateLimitStatus = str
+    WireRateLimitType = str
+    WireFastModeState = str
+    WireFastModeDisabledReason = str
+    WireMcpServers = list[dict[str, Any]]
+    WirePlugins = list[dict[str, Any]]
+    WirePluginErrors = list[dict[str, Any]]

@@ -25,11 +25,11 @@ import msgspec
 from claude_wrap._exceptions import MessageParseError
 from claude_wrap._wire.messages import SystemMessage
 from claude_wrap._wire.shapes import (
-    _FastModeDisabledReason,
-    _FastModeState,
-    _McpServers,
-    _PluginErrors,
-    _Plugins,
+    WireFastModeDisabledReason,
+    WireFastModeState,
+    WireMcpServers,
+    WirePluginErrors,
+    WirePlugins,
 )
 
 __all__ = [
@@ -81,7 +81,7 @@ class InitSystemMessage(_SystemView):
     model: str = ""
     cwd: str = ""
     tools: list[str] = field(default_factory=list)
-    mcp_servers: _McpServers = field(default_factory=list)
+    mcp_servers: WireMcpServers = field(default_factory=list)
     permission_mode: str = field(default="", metadata=_key("permissionMode"))
     slash_commands: list[str] = field(default_factory=list)
     agents: list[str] = field(default_factory=list)
@@ -90,10 +90,10 @@ class InitSystemMessage(_SystemView):
     api_key_source: str = field(default="", metadata=_key("apiKeySource"))
     output_style: str = ""
     uuid: str = ""
-    plugins: _Plugins = field(default_factory=list)
-    plugin_errors: _PluginErrors | None = None
-    fast_mode_state: _FastModeState | None = None
-    fast_mode_disabled_reason: _FastModeDisabledReason | None = None
+    plugins: WirePlugins = field(default_factory=list)
+    plugin_errors: WirePluginErrors | None = None
+    fast_mode_state: WireFastModeState | None = None
+    fast_mode_disabled_reason: WireFastModeDisabledReason | None = None
     capabilities: list[str] | None = None
     terminal_slash_commands: list[str] | None = None
     betas: list[str] | None = None

@@ -30,17 +30,19 @@ class _Model(Protocol):
 
     closing: threading.Event
 
-    def _plan(self, *, method: str, path: str, headers: dict[str, str], body: dict[str, Any], raw: bytes) -> _Plan: ...
+    def _plan(
+        self, *, method: str, path: str, headers: dict[str, str], body: dict[str, Any], raw: bytes
+    ) -> ReplyPlan: ...
 
     def _track(self, conn: socket.socket, *, add: bool) -> None: ...
 
     def _record_error(self, text: str) -> None: ...
 
 
-__all__: list[str] = []
+__all__ = ["ReplyPlan", "ScriptedHTTPServer"]
 
 
-class _HTTPServer(ThreadingHTTPServer):
+class ScriptedHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     # Keep joining handler threads in server_close(): close() first wakes every
     # stalled or idle handler, so the join is short and no thread outlives us.
@@ -66,7 +68,7 @@ class _Handler(BaseHTTPRequestHandler):
     # kept alive, like the real API behind its load balancer.
     protocol_version = "HTTP/1.1"
     server_version = "ScriptedModel/1"
-    server: _HTTPServer
+    server: ScriptedHTTPServer
 
     def setup(self) -> None:
         super().setup()
@@ -149,7 +151,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _write_chunk(self, data: bytes) -> None:
         self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
 
-    def _answer(self, plan: _Plan) -> None:
+    def _answer(self, plan: ReplyPlan) -> None:
         reply = plan.reply
         if reply.kind == "stall":
             self._hang()
@@ -175,7 +177,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._stream(plan, headers)
 
-    def _stream(self, plan: _Plan, headers: list[tuple[str, str]]) -> None:
+    def _stream(self, plan: ReplyPlan, headers: list[tuple[str, str]]) -> None:
         reply = plan.reply
         self.send_response(200)
         self.send_header("content-type", "text/event-stream; charset=utf-8")
@@ -200,7 +202,7 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @dataclasses.dataclass(frozen=True)
-class _Plan:
+class ReplyPlan:
     """How to answer one request, decided under the model's lock."""
 
     reply: Reply

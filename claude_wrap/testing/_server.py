@@ -17,7 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from claude_wrap.testing._http import _HTTPServer, _Plan
+from claude_wrap.testing._http import ReplyPlan, ScriptedHTTPServer
 from claude_wrap.testing._recorded import RecordedRequest
 from claude_wrap.testing._replies import (
     Reply,
@@ -85,7 +85,7 @@ class ScriptedModel:
         self._errors: list[str] = []
         self._connections: set[socket.socket] = set()
         self._counters = {"msg": 0, "req": 0, "toolu": 0}
-        self._server: _HTTPServer | None = None
+        self._server: ScriptedHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._closed = False
         #: Set when `close` begins; stalled and delayed answers wake on it.
@@ -101,7 +101,7 @@ class ScriptedModel:
                 raise RuntimeError("a closed ScriptedModel cannot be restarted")
             if self._server is not None:
                 raise RuntimeError("ScriptedModel is already running")
-            self._server = _HTTPServer((self._host, self._requested_port), self)
+            self._server = ScriptedHTTPServer((self._host, self._requested_port), self)
         self._thread = threading.Thread(
             target=self._server.serve_forever,
             kwargs={"poll_interval": _POLL_INTERVAL},
@@ -276,7 +276,7 @@ class ScriptedModel:
         headers: dict[str, str],
         body: dict[str, Any],
         raw: bytes,
-    ) -> _Plan:
+    ) -> ReplyPlan:
         tools = body.get("tools")
         record = RecordedRequest(
             method=method,
@@ -298,9 +298,9 @@ class ScriptedModel:
             self._on_request(record)
         return plan
 
-    def _plan_locked(self, record: RecordedRequest, request_id: str, model: str) -> _Plan:
-        def fixed(status: int, payload: Mapping[str, Any]) -> _Plan:
-            return _Plan(Reply.text(""), request_id, "", model, False, status, payload)
+    def _plan_locked(self, record: RecordedRequest, request_id: str, model: str) -> ReplyPlan:
+        def fixed(status: int, payload: Mapping[str, Any]) -> ReplyPlan:
+            return ReplyPlan(Reply.text(""), request_id, "", model, False, status, payload)
 
         if record.method == "POST" and record.is_count_tokens:
             return fixed(200, {"input_tokens": self._count_tokens})
@@ -319,7 +319,7 @@ class ScriptedModel:
                 for b in reply.blocks
             )
             reply = dataclasses.replace(reply, blocks=blocks)
-        return _Plan(
+        return ReplyPlan(
             reply,
             request_id,
             self._next_id("msg"),

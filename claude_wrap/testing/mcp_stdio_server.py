@@ -24,7 +24,7 @@ from typing import Any
 
 import anyio
 
-from claude_wrap._mcp.server import SdkMcpServer, _Connection
+from claude_wrap._mcp.server import SdkMcpServer, ServerConnection
 from claude_wrap._mcp.tools import tool
 
 __all__ = ["demo_server", "serve_stdio"]
@@ -55,7 +55,7 @@ async def serve_stdio(server: SdkMcpServer) -> None:
     Each request runs as its own task, so slow tools do not hold up others
     (or ``notifications/cancelled`` for them).
     """
-    conn = _Connection()
+    conn = ServerConnection()
     stdin = anyio.wrap_file(sys.stdin.buffer)
     write_lock = anyio.Lock()
 

@@ -211,8 +211,8 @@ def test_declaring_tools_imports_nothing_heavy_and_serving_them_no_pydantic_or_m
         server = create_sdk_mcp_server("s", tools=[t, u])["instance"]
         heavy = ("pydantic", "mcp", "mcp_types", "jsonschema")
         print(sorted(m for m in sys.modules if m.split(".")[0] in heavy))
-        from claude_wrap._mcp.server import _Connection
-        conn = _Connection(ready=True)
+        from claude_wrap._mcp.server import ServerConnection
+        conn = ServerConnection(ready=True)
         call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "t", "arguments": {"a": 1}}}
         reply = anyio.run(server.handle, call, conn)
         assert reply["result"]["content"][0]["text"] == "{'a': 1}", reply
