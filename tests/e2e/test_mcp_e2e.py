@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _e2e import Options, run
+from _e2e import Options, check_tool_change, mul_tool, run, script_tool_change
 from _mcp_cases import SCHEMAS, servers
 from pydantic import BaseModel
 
@@ -231,32 +231,18 @@ async def test_three_megabyte_result(scripted_model: ScriptedModel, make_options
 async def test_tool_added_while_connected_becomes_callable(
     scripted_model: ScriptedModel, make_options: Options
 ) -> None:
-    @tool("mul", "Multiply", {"a": int, "b": int})
-    def mul(args: dict[str, Any]) -> int:
-        return int(args["a"] * args["b"])
-
-    scripted_model.add(
-        Reply.text("ready"),
-        Reply.tool_use("mcp__calc__mul", {"a": 6, "b": 7}),
-        Reply.text("42"),
-        Reply.tool_use("mcp__calc__mul", {"a": 1, "b": 1}),
-        Reply.text("gone"),
-    )
+    script_tool_change(scripted_model)
     options = calc_options(make_options, allowed_tools=["mcp__calc__add", "mcp__calc__mul"])
     async with ClaudeSDKClient(options) as client:
         await client.query("hi")
         [m async for m in client.receive_response()]
-        await client.add_mcp_tool("calc", mul)
+        await client.add_mcp_tool("calc", mul_tool())
         await client.query("multiply")
         [m async for m in client.receive_response()]
         await client.remove_mcp_tool("calc", "mul")
         await client.query("multiply again")
         [m async for m in client.receive_response()]
-
-    assert "mcp__calc__mul" not in scripted_model.main_requests[0].system_text
-    assert scripted_model.main_requests[2].tool_result_texts == ["42"]
-    removed = scripted_model.main_requests[4].tool_results[0]
-    assert removed["is_error"] is True and "No such tool available: mcp__calc__mul" in str(removed["content"])
+    check_tool_change(scripted_model)
 
 
 async def test_external_stdio_server_and_status_of_both_kinds(

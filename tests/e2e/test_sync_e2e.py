@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _e2e import check_tool_change, mul_tool, script_tool_change
 from _procs import interrupt_once_running, processes_where, start_python
 
 from claude_wrap import (
@@ -162,33 +163,20 @@ def test_ctrl_c_leaves_no_process(kind: str, scripted_model: ScriptedModel, tmp_
 
 
 def test_a_tool_added_and_removed_while_connected(scripted_model: ScriptedModel, make_options: Options) -> None:
-    from claude_wrap import create_sdk_mcp_server, tool
+    from claude_wrap import create_sdk_mcp_server
 
-    @tool("mul", "Multiply", {"a": int, "b": int})
-    def mul(args: dict[str, Any]) -> int:
-        return int(args["a"] * args["b"])
-
-    scripted_model.add(
-        Reply.text("ready"),
-        Reply.tool_use("mcp__calc__mul", {"a": 6, "b": 7}),
-        Reply.text("42"),
-        Reply.tool_use("mcp__calc__mul", {"a": 1, "b": 1}),
-        Reply.text("gone"),
-    )
+    script_tool_change(scripted_model)
     options = make_options(mcp_servers={"calc": create_sdk_mcp_server("calc")}, allowed_tools=["mcp__calc__mul"])
     with sync.ClaudeSDKClient(options) as client:
-        for prompt, change in (("hi", lambda: client.add_mcp_tool("calc", mul)), ("multiply", None), ("again", None)):
-            client.query(prompt)
-            list(client.receive_response())
-            if change is not None:
-                change()
-            elif prompt == "multiply":
-                client.remove_mcp_tool("calc", "mul")
+        client.query("hi")
+        list(client.receive_response())
+        client.add_mcp_tool("calc", mul_tool())
+        client.query("multiply")
+        list(client.receive_response())
+        client.remove_mcp_tool("calc", "mul")
+        client.query("multiply again")
+        list(client.receive_response())
         client.notify_mcp_tools_changed("calc")  # nothing changed: the binary just lists them again
         with pytest.raises(KeyError, match="no in-process"):
-            client.add_mcp_tool("nowhere", mul)
-
-    assert "mcp__calc__mul" not in scripted_model.main_requests[0].system_text
-    assert scripted_model.main_requests[2].tool_result_texts == ["42"]
-    removed = scripted_model.main_requests[4].tool_results[0]
-    assert removed["is_error"] is True and "No such tool available: mcp__calc__mul" in str(removed["content"])
+            client.add_mcp_tool("nowhere", mul_tool())
+    check_tool_change(scripted_model)

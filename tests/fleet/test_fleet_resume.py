@@ -45,6 +45,31 @@ async def _answers(client: ClaudeSDKClient, prompt: str) -> str:
     return text
 
 
+def _the_job(marker: str) -> list[Reply]:
+    """ "run the job": a tool call that is cut off when its machine dies, then
+    the answer to the turn the resumed binary runs on."""
+    return [
+        Reply.tool_use(
+            "Bash", {"command": f"echo job >> ran.log && echo {marker} && sleep 30", "description": "job"}
+        ).match_if(_last_user_is("run the job")),
+        Reply.text("job looked after").match_if(_last_user_is(CONTINUE)),
+    ]
+
+
+def _two_machines(
+    make_options: Options, store: SQLiteSessionStore, scripted_model: ScriptedModel, tmp_path: Path
+) -> tuple[NodeWorker, NodeWorker]:
+    """Node workers for two machines sharing ``store``; the second has a HOME
+    of its own, so nothing of the first is on its disk."""
+    first = NodeWorker(
+        make_options(session_store=store, allowed_tools=["Bash"]), name="a", warm=0, track_cost=False, durable=True
+    )
+    other_home = make_options(
+        session_store=store, allowed_tools=["Bash"], env=scripted_model.env(tmp_path / "other-machine")
+    )
+    return first, NodeWorker(other_home, name="b", warm=0, track_cost=False, durable=True)
+
+
 async def three_turns(client: ClaudeSDKClient) -> list[str]:
     return [await _answers(client, p) for p in ("remember MANGO", "remember KIWI", "run the job")]
 
@@ -88,16 +113,11 @@ async def test_a_function_task_resumes_on_another_host_without_asking_again(
     scripted_model.add(
         Reply.text("noted MANGO").match_if(_last_user_is("remember MANGO")),
         Reply.text("noted KIWI").match_if(_last_user_is("remember KIWI")),
-        Reply.tool_use(
-            "Bash", {"command": f"echo job >> ran.log && echo {marker} && sleep 30", "description": "job"}
-        ).match_if(_last_user_is("run the job")),
-        Reply.text("job looked after").match_if(_last_user_is(CONTINUE)),
+        *_the_job(marker),
     )
     store = SQLiteSessionStore(tmp_path / "sessions.db")
     try:
-        first = NodeWorker(
-            make_options(session_store=store, allowed_tools=["Bash"]), name="a", warm=0, track_cost=False, durable=True
-        )
+        first, second = _two_machines(make_options, store, scripted_model, tmp_path)
         record = TaskRecord()
         task = Task(run=three_turns)
         lost = await _attempt(first, task, record, kill_when=marker, workdir=workdir)
@@ -105,11 +125,6 @@ async def test_a_function_task_resumes_on_another_host_without_asking_again(
         assert [t.prompt for t in record.turns] == ["remember MANGO", "remember KIWI"]
         assert record.pending is not None and record.pending.prompt == "run the job"
         before = len(scripted_model.main_requests)
-
-        other_home = make_options(
-            session_store=store, allowed_tools=["Bash"], env=scripted_model.env(tmp_path / "other-machine")
-        )
-        second = NodeWorker(other_home, name="b", warm=0, track_cost=False, durable=True)
         finished = await _attempt(second, task, record)
     finally:
         store.close()
@@ -197,20 +212,13 @@ async def test_a_retry_finds_the_session_by_its_prompt_when_the_node_never_said_
     only the uuid the batch chose for the prompt. The retry finds the
     session holding it in the store and runs the cut-off turn on there."""
     marker = f"fleet-unsaid-{id(workdir)}"
-    scripted_model.add(
-        Reply.tool_use(
-            "Bash", {"command": f"echo job >> ran.log && echo {marker} && sleep 30", "description": "job"}
-        ).match_if(_last_user_is("run the job")),
-        Reply.text("job looked after").match_if(_last_user_is(CONTINUE)),
-    )
+    scripted_model.add(*_the_job(marker))
     store = SQLiteSessionStore(tmp_path / "sessions.db")
     try:
+        first, second = _two_machines(make_options, store, scripted_model, tmp_path)
         # Another session in the store, written later: not the one looked for.
         other = "99999999-2222-4333-8444-555555555555"
         record = TaskRecord(prompt_uuid="0f0f0f0f-1111-4222-8333-444444444444")
-        first = NodeWorker(
-            make_options(session_store=store, allowed_tools=["Bash"]), name="a", warm=0, track_cost=False, durable=True
-        )
         lost = await _attempt(first, Task("run the job"), record, kill_when=marker, workdir=workdir)
         assert lost.error is not None and record.session_id is not None
         started = record.session_id
@@ -218,11 +226,6 @@ async def test_a_retry_finds_the_session_by_its_prompt_when_the_node_never_said_
         await store.append(key, [_entry("user", "u1", "something else")])
         unsaid = TaskRecord(prompt_uuid=record.prompt_uuid, attempts=record.attempts)
         before = len(scripted_model.main_requests)
-
-        other_home = make_options(
-            session_store=store, allowed_tools=["Bash"], env=scripted_model.env(tmp_path / "other-machine")
-        )
-        second = NodeWorker(other_home, name="b", warm=0, track_cost=False, durable=True)
         finished = await _attempt(second, Task("run the job"), unsaid)
     finally:
         store.close()
