@@ -10,6 +10,7 @@ after the spawn, while the binary boots.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from claude_wrap._exceptions import StructuredOutputError
@@ -20,6 +21,7 @@ from claude_wrap._launch.options import ClaudeAgentOptions
 from claude_wrap._launch.plan import plan_run
 from claude_wrap._process.binary import find_binary
 from claude_wrap._process.transport import LineTransport, SubprocessTransport
+from claude_wrap._run.extension import Extension
 from claude_wrap._run.run_end import ceiling_ms
 
 if TYPE_CHECKING:
@@ -40,24 +42,37 @@ def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
     }
 
 
-def _structured_output_filter(model: Any) -> Any:
-    """Turn ``structured_output`` into an instance of the pydantic ``model``."""
-    from pydantic import ValidationError
+class _StructuredOutput(Extension):
+    """Turns ``structured_output`` into an instance of the pydantic ``model``."""
 
-    def apply(result: ResultMessage) -> ResultMessage:
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def filter_result(self, result: ResultMessage) -> ResultMessage:
+        from pydantic import ValidationError
+
         raw = result.structured_output
         if raw is None or result.is_error:
             return result
         try:
-            value = model.model_validate(raw)
+            value = self.model.model_validate(raw)
         except ValidationError as exc:
             raise StructuredOutputError(
-                f"structured output does not fit {model.__name__}: {exc}", raw=raw, result_message=result
+                f"structured output does not fit {self.model.__name__}: {exc}", raw=raw, result_message=result
             ) from exc
         result.structured_output = value
         return result
 
-    return apply
+
+class _CleanUp(Extension):
+    """Removes what the run left on disk (temp files, a materialized resume)."""
+
+    def __init__(self, *callbacks: Callable[[], None]) -> None:
+        self.callbacks = callbacks
+
+    def after_close(self) -> None:
+        for callback in self.callbacks:
+            callback()
 
 
 def _initialize_timeout(options: ClaudeAgentOptions) -> float:
@@ -129,6 +144,18 @@ async def open_session(
         lines = sub
     from claude_wrap._run.protocol import Connection  # see the module docstring
 
+    extensions: list[Extension] = []
+    if options.output_type is not None:
+        extensions.append(_StructuredOutput(options.output_type))
+    cleanups = [c.cleanup for c in (launch, resumed) if c is not None]
+    if cleanups:
+        extensions.append(_CleanUp(*cleanups))
+    if options.session_store is not None:
+        from claude_wrap._run.mirror import mirror_for
+
+        mirror = mirror_for(options, launch.env if launch is not None else dict(options.env))
+        if mirror is not None:
+            extensions.append(mirror)
     session_args: dict[str, Any] = {
         "handlers": plan.plane.handlers,
         "control_timeout": options.control_timeout,
@@ -136,6 +163,10 @@ async def open_session(
         "turn_timeout": options.turn_timeout,
         "needs_stdin": plan.plane.needs_stdin,
         "run_end_ceiling_ms": ceiling_ms(options.env),
+        "shutdown_grace": options.shutdown_grace,
+        "keep_unrecognized": options.keep_unrecognized,
+        "user_fields": {"client_composed": True} if options.verbatim_prompts else None,
+        "extensions": extensions,
     }
     if _argv.tracing():
         from claude_wrap._run.tracing import TracedConnection
@@ -143,20 +174,6 @@ async def open_session(
         session: Connection = TracedConnection(lines, request_model=options.model, **session_args)
     else:
         session = Connection(lines, **session_args)
-    session.shutdown_grace = options.shutdown_grace
-    session.keep_unrecognized = options.keep_unrecognized
-    if options.verbatim_prompts:
-        session.user_fields["client_composed"] = True
-    if options.output_type is not None:
-        session.result_filters.append(_structured_output_filter(options.output_type))
-    if launch is not None:
-        session.on_close.append(launch.cleanup)
-    if resumed is not None:
-        session.on_close.append(resumed.cleanup)
-    if options.session_store is not None:
-        from claude_wrap._run.mirror import attach_mirror
-
-        attach_mirror(session, options, launch.env if launch is not None else dict(options.env))
     try:
         timeout = _initialize_timeout(options)
         rid = await session.start_request("initialize", plan.initialize, timeout)

@@ -1,13 +1,13 @@
 """Wiring a ``SessionStore`` into a run: mirroring out, materializing in.
 
 Out: with ``--session-mirror`` the binary writes ``transcript_mirror``
-frames (``{"filePath", "entries"}``) next to its messages. ``MirrorBatcher``
-takes them out of the stream (``Connection.frame_taps``), groups them per file
-and appends them to the store before each ``ResultMessage`` is handed out
-(``Connection.before_result``), at close (``Connection.before_close``), and, in
-``"eager"`` mode or once a batch is large, before the next stdout line is
-read (``Connection.before_read``). No background task is involved, in keeping
-with the pull-based session.
+frames (``{"filePath", "entries"}``) next to its messages. ``MirrorBatcher``,
+an ``Extension`` of the connection, takes them out of the stream (its
+``taps``), groups them per file and appends them to the store before each
+``ResultMessage`` is handed out (``before_result``), at close
+(``before_close``), and, in ``"eager"`` mode or once a batch is large,
+before the next stdout line is read (``before_read``). No background task
+is involved, in keeping with the pull-based connection.
 
 Failures: the local transcript on disk is the source of truth, and the turn
 always completes. Each flush is bounded as a whole by ``flush_timeout``
@@ -49,6 +49,7 @@ import msgspec
 
 from claude_wrap._exceptions import SessionStoreError, StoreTimeoutError
 from claude_wrap._launch.options import copy_with
+from claude_wrap._run.extension import Extension
 from claude_wrap._sessions.chain import split_agent_metadata
 from claude_wrap._sessions.store import SessionKey, SessionStore, file_path_to_session_key, implements
 from claude_wrap._sessions.transcripts import config_dir, is_uuid, project_key_for_directory
@@ -56,9 +57,8 @@ from claude_wrap._wire.messages import Message, MirrorErrorMessage, ResultMessag
 
 if TYPE_CHECKING:
     from claude_wrap._launch.options import ClaudeAgentOptions
-    from claude_wrap._run.protocol import Connection
 
-__all__ = ["Materialized", "MirrorBatcher", "attach_mirror", "materialize_resume"]
+__all__ = ["Materialized", "MirrorBatcher", "materialize_resume", "mirror_for"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -91,7 +91,7 @@ class _Unsent(Exception):
     """A batch the store refused (after the retries)."""
 
 
-class MirrorBatcher:
+class MirrorBatcher(Extension):
     """Queues ``transcript_mirror`` frames and appends them to a store."""
 
     def __init__(
@@ -124,11 +124,12 @@ class MirrorBatcher:
         self._paused_until = 0.0
         self.appended = 0
         """Entries written to the store so far (for tests and benchmarks)."""
+        self.taps = {"transcript_mirror": self.enqueue}
 
     # -- in ----------------------------------------------------------------------
 
     def enqueue(self, frame: UnknownMessage) -> None:
-        """A ``Connection.frame_taps`` callback: queue one frame; never blocks."""
+        """The ``transcript_mirror`` tap: queue one frame; never blocks."""
         path, entries = frame.data.get("filePath"), frame.data.get("entries")
         if not isinstance(path, str) or not isinstance(entries, list) or not entries:
             return
@@ -152,8 +153,8 @@ class MirrorBatcher:
 
     # -- out ---------------------------------------------------------------------
 
-    async def flush_if_due(self) -> None:
-        """Flush when ``due`` (a ``Connection.before_read`` hook)."""
+    async def before_read(self) -> None:
+        """Flush when ``due``."""
         if self.due:
             await self.flush()
 
@@ -275,13 +276,13 @@ class MirrorBatcher:
         return MirrorErrorMessage(subtype="mirror_error", data=data, key=errors[0].key, error=text)
 
     async def before_result(self, result: ResultMessage) -> Message | None:
-        """A ``Connection.before_result`` hook: the turn's entries reach the
-        store before its result is handed out (or the result says why not)."""
+        """The turn's entries reach the store before its result is handed
+        out (or the result says why not)."""
         await self.flush()
         return self.take_error()
 
-    async def close(self) -> None:
-        """A ``Connection.before_close`` hook: the final flush."""
+    async def before_close(self) -> None:
+        """The final flush."""
         await self.flush()
         error = self.take_error()
         if error is not None or self._pending:
@@ -325,22 +326,17 @@ async def _holds_tail(store: SessionStore, key: SessionKey, entries: Entries) ->
     return list(tail) == entries
 
 
-def attach_mirror(session: Connection, options: ClaudeAgentOptions, env: dict[str, str] | None) -> MirrorBatcher | None:
-    """Mirror a session's transcript to ``options.session_store``."""
+def mirror_for(options: ClaudeAgentOptions, env: dict[str, str] | None) -> MirrorBatcher | None:
+    """The extension that mirrors a run's transcript to ``options.session_store``."""
     store = options.session_store
     if store is None:
         return None
-    batcher = MirrorBatcher(
+    return MirrorBatcher(
         store,
         config_dir(env) / "projects",
         eager=options.session_store_flush == "eager",
         flush_timeout=options.session_store_flush_timeout,
     )
-    session.frame_taps["transcript_mirror"] = batcher.enqueue
-    session.before_result.append(batcher.before_result)
-    session.before_close.append(batcher.close)
-    session.before_read.append(batcher.flush_if_due)
-    return batcher
 
 
 # -- resume from a store ---------------------------------------------------------------

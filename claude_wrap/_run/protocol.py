@@ -37,7 +37,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections import deque
-from collections.abc import AsyncIterable, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, cast
 
 import anyio
@@ -60,6 +60,7 @@ from claude_wrap._exceptions import (
 )
 from claude_wrap._process.transport import LineTransport
 from claude_wrap._run.detached import Detached
+from claude_wrap._run.extension import Extension, overridden
 from claude_wrap._run.run_end import DEFAULT_CEILING_MS, RunLedger
 from claude_wrap._wire.codec import (
     ControlCancel,
@@ -168,6 +169,10 @@ class Connection:
         turn_timeout: float | None = None,
         needs_stdin: bool = False,
         run_end_ceiling_ms: int = DEFAULT_CEILING_MS,
+        shutdown_grace: float = 5.0,
+        keep_unrecognized: bool = False,
+        user_fields: Mapping[str, Any] | None = None,
+        extensions: Sequence[Extension] = (),
     ) -> None:
         self.transport = transport
         self.handlers: dict[str, ControlHandler] = dict(handlers or {})
@@ -175,28 +180,24 @@ class Connection:
         self.idle_timeout = idle_timeout
         self.turn_timeout = turn_timeout
         self.server_info: dict[str, Any] | None = None
-        self.shutdown_grace = 5.0
-        self._queue: deque[Message | _Raise | _Ready] = deque()
-        self.frame_taps: dict[str, Callable[[UnknownMessage], None]] = {}
-        """Frame types taken out of the message stream and handed to a callback
-        (e.g. ``transcript_mirror`` for session stores). Must not block."""
-        self.keep_unrecognized = False
+        self.shutdown_grace = shutdown_grace
+        self.keep_unrecognized = keep_unrecognized
         """Yield frames of unknown types and keep unmodelled content blocks
         (``ClaudeAgentOptions.keep_unrecognized``); otherwise they are skipped."""
-        self.before_result: list[Callable[[ResultMessage], Awaitable[Message | None]]] = []
-        """Awaited before a ``ResultMessage`` is handed out; a returned message
-        is handed out just before the result (e.g. a mirror error)."""
-        self.result_filters: list[Callable[[ResultMessage], ResultMessage]] = []
-        """Applied to each ``ResultMessage`` as it is handed out (e.g. turning
-        structured output into a model instance); may raise a typed error."""
-        self.before_close: list[Callable[[], Awaitable[None]]] = []
-        """Awaited on close once the binary's output has ended (final flushes)."""
-        self.before_read: list[Callable[[], Awaitable[None]]] = []
-        """Awaited before each stdout line is read, outside the watchdog's
-        time (e.g. an eager mirror flush)."""
-        self.user_fields: dict[str, Any] = {}
-        """Fields set on every ``user`` frame written (e.g. ``client_composed``
+        self.user_fields: dict[str, Any] = dict(user_fields or {})
+        """Fields set on every ``user`` frame written (``client_composed``
         for verbatim prompts); they win over the frame's own."""
+        self._queue: deque[Message | _Raise | _Ready] = deque()
+        self._taps: dict[str, Callable[[UnknownMessage], None]] = {
+            kind: tap for e in extensions for kind, tap in e.taps.items()
+        }
+        self._before_read: list[Callable[[], Awaitable[None]]] = overridden(extensions, "before_read")
+        self._before_result: list[Callable[[ResultMessage], Awaitable[Message | None]]] = overridden(
+            extensions, "before_result"
+        )
+        self._result_filters: list[Callable[[ResultMessage], ResultMessage]] = overridden(extensions, "filter_result")
+        self._before_close: list[Callable[[], Awaitable[None]]] = overridden(extensions, "before_close")
+        self._after_close: list[Callable[[], None]] = overridden(extensions, "after_close")
         self._pending: dict[str, _Slot] = {}
         self._inflight: dict[str, anyio.CancelScope] = {}
         self._pump_lock = anyio.Lock()
@@ -212,7 +213,6 @@ class Connection:
         self._turns_open = 0
         self._turn_deadline: float | None = None
         self._eof_sent = False
-        self.on_close: list[Callable[[], None]] = []
         self._feeder: Detached | None = None
         self.feeding_done = True
         """No prompt iterable is being written (none was given, or it ended)."""
@@ -484,9 +484,9 @@ class Connection:
                 raise item.error
             if isinstance(item, _Ready):
                 return self._filtered(item.message)
-            if isinstance(item, ResultMessage) and self.before_result:
+            if isinstance(item, ResultMessage) and self._before_result:
                 try:
-                    extra = [m for hook in self.before_result if (m := await hook(item)) is not None]
+                    extra = [m for hook in self._before_result if (m := await hook(item)) is not None]
                 except BaseException:
                     self._queue.appendleft(item)  # a cancelled receive() must not lose the result
                     raise
@@ -502,7 +502,7 @@ class Connection:
 
     def _filtered(self, message: Message) -> Message:
         if isinstance(message, ResultMessage):
-            for result_filter in self.result_filters:
+            for result_filter in self._result_filters:
                 message = result_filter(message)
         return message
 
@@ -553,7 +553,7 @@ class Connection:
                 while not self._ended:
                     if done() and not self._inflight:
                         break
-                    for hook in self.before_read:
+                    for hook in self._before_read:
                         await hook()
                     with anyio.CancelScope() as scope:
                         self._read_scope = scope
@@ -660,8 +660,8 @@ class Connection:
                 withdrawn.cancel()
         else:
             if type(frame) is UnknownMessage:
-                if frame.type in self.frame_taps:
-                    self.frame_taps[frame.type](frame)
+                if frame.type in self._taps:
+                    self._taps[frame.type](frame)
                     return
                 if is_unrecognized(frame) and not self.keep_unrecognized:
                     return  # as the official package does; the codec logged it
@@ -862,7 +862,7 @@ class Connection:
                     await self._stop_feeder()
                     await self._drain_after_eof()
                 with anyio.move_on_at(deadline):
-                    for hook in self.before_close:
+                    for hook in self._before_close:
                         await hook()
             except Exception:
                 log.warning("claude_wrap: error while closing the session", exc_info=True)
@@ -872,7 +872,7 @@ class Connection:
                     await self.transport.close_by(deadline)
                 finally:
                     try:
-                        for callback in self.on_close:
+                        for callback in self._after_close:
                             callback()
                     finally:
                         self._closing.set()

@@ -97,7 +97,7 @@ class TracedConnection(Connection):
         # under whatever was current when the session opened.
         self._origin = otel_context.get_current()
         self.handlers = {name: self._traced(name, handler) for name, handler in self.handlers.items()}
-        self.on_close.append(self._end_all)
+        self._after_close.append(self._end_all)  # the spans end with the connection
 
     # -- turns ---------------------------------------------------------------------
 

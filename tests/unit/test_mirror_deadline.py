@@ -112,9 +112,9 @@ async def test_after_a_failure_the_flushes_between_results_pause(tmp_path: Path)
     batcher = MirrorBatcher(store, tmp_path, eager=True, flush_timeout=0.2, retry_after=3600)
     batcher.enqueue(_frame(tmp_path, 1))
     assert batcher.due
-    await batcher.flush_if_due()
+    await batcher.before_read()
     assert store.calls == 1 and not batcher.due  # each stdout line would wait again otherwise
-    await batcher.flush_if_due()
+    await batcher.before_read()
     assert store.calls == 1
     store.open.set()
     assert await batcher.before_result(_RESULT) is not None  # the earlier failure, reported with the result
@@ -127,7 +127,7 @@ async def test_close_is_bounded_too(tmp_path: Path, caplog: pytest.LogCaptureFix
     batcher = MirrorBatcher(Gated(), tmp_path, flush_timeout=0.2)
     batcher.enqueue(_frame(tmp_path, 1))
     with anyio.fail_after(10):
-        await batcher.close()
+        await batcher.before_close()
     assert "1 transcript entries were not mirrored at close" in caplog.text
 
 

@@ -25,6 +25,7 @@ from claude_wrap import (
     query,
 )
 from claude_wrap._process.transport import SubprocessTransport
+from claude_wrap._run.extension import Extension
 from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.messages import AssistantMessage, ResultMessage
 from claude_wrap.testing import MockTransport, initialize_response
@@ -303,14 +304,13 @@ async def test_cancelled_receive_keeps_the_result_during_before_result_hook() ->
             return [_result("the answer")]
         return None
 
+    class SlowFlush(Extension):
+        async def before_result(self, result: ResultMessage) -> None:
+            await anyio.sleep(0.2)  # e.g. a store write
+            return None
+
     mock = MockTransport(handler)
-    session = Connection(mock)
-
-    async def slow_flush(result: ResultMessage) -> None:
-        await anyio.sleep(0.2)  # e.g. a store write
-        return None
-
-    session.before_result.append(slow_flush)
+    session = Connection(mock, extensions=[SlowFlush()])
     await session.send_user({"type": "user", "message": {"role": "user", "content": "q"}})
     with anyio.move_on_after(0.05):
         await session.receive()  # the caller polls with a short timeout
@@ -392,23 +392,25 @@ async def test_concurrent_aclose_runs_close_hooks_once() -> None:
     after the ``before_close`` hooks ran: two concurrent calls (e.g.
     ``disconnect()`` from a signal handler task while the owner's ``async
     with`` exits, or pool shutdown racing a run) both run the final flush
-    and both run the ``on_close`` callbacks."""
-    mock = MockTransport()
-    session = Connection(mock)
+    and both run the ``after_close`` callbacks."""
     flushes: list[int] = []
     cleanups: list[int] = []
 
-    async def final_flush() -> None:
-        flushes.append(1)
-        await anyio.sleep(0.05)
+    class Counted(Extension):
+        async def before_close(self) -> None:
+            flushes.append(1)
+            await anyio.sleep(0.05)
 
-    session.before_close.append(final_flush)
-    session.on_close.append(lambda: cleanups.append(1))
+        def after_close(self) -> None:
+            cleanups.append(1)
+
+    mock = MockTransport()
+    session = Connection(mock, extensions=[Counted()])
     with anyio.fail_after(3):
         async with anyio.create_task_group() as tg:
             tg.start_soon(session.aclose)
             tg.start_soon(session.aclose)
-    assert flushes == [1] and cleanups == [1], f"before_close ran {len(flushes)}x, on_close {len(cleanups)}x"
+    assert flushes == [1] and cleanups == [1], f"before_close ran {len(flushes)}x, after_close {len(cleanups)}x"
 
 
 async def test_disconnect_while_another_task_receives_ends_that_receive() -> None:
