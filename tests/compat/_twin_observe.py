@@ -77,6 +77,11 @@ _WARNING_LOCATION = re.compile(r"^\S+\.py:\d+: (\w+): ", re.MULTILINE)
 _WARNING_SOURCE = re.compile(r"^(<warning> \w+: .*\n)  \S.*\n", re.MULTILINE)
 # The last line of a traceback names the exception's module, which differs by package name.
 _EXCEPTION_MODULE = re.compile(r"^(?:claude_agent_sdk|claude_wrap)(?:\.\w+)*\.(\w+)(?=: |$)", re.MULTILINE)
+# The binary prints an error's source excerpt ("  7 | ...") and JavaScript
+# stack ("    at f (/$bunfs/...)"): which lines it shows depends on where
+# its event loop was when the error surfaced, not on the package.
+_BINARY_EXCERPT = re.compile(r"(?:^|(?<=: ))\s*\d+ \| ")
+_BINARY_STACK = re.compile(r"^\s+at \S")
 # asyncio complains at random, on either side, when a subprocess transport
 # is collected after its event loop closed; it says nothing about the package.
 _LOOP_CLOSED_NOISE = re.compile(
@@ -207,7 +212,21 @@ def _spawn(spawn: Spawn) -> dict[str, Any]:
     }
 
 
+def _without_binary_traces(text: str) -> str:
+    kept = []
+    for line in text.split("\n"):
+        if _BINARY_STACK.match(line):
+            continue
+        excerpt = _BINARY_EXCERPT.search(line)
+        if excerpt is None:
+            kept.append(line)
+        elif excerpt.start() > 0:  # "Error in hook callback hook_0:  6 | ..."
+            kept.append(f"{line[: excerpt.start()].rstrip()} <source excerpt>")
+    return "\n".join(kept)
+
+
 def _stderr(text: str) -> str:
+    text = _without_binary_traces(text)
     text = _LOOP_CLOSED_NOISE.sub("", text)
     text = _EXCEPTION_MODULE.sub(r"<package>.\1", text)
     text = _WARNING_LOCATION.sub(r"<warning> \1: ", text)

@@ -20,6 +20,11 @@ async def decide(tool_name, tool_input, context):
     if tool_name == "Write":
         return PermissionResultAllow()
     if "stop-here" in tool_input.get("command", ""):
+        # The binary asks as soon as the tool call's block is complete, while
+        # the reply's last events may still be on their way; an interrupt
+        # that lands before them ends the run differently ("aborted_streaming"
+        # instead of "aborted_tools"). Answer once the reply has surely ended.
+        await asyncio.sleep(0.5)
         return PermissionResultDeny(message="Stopping here.", interrupt=True)
     return PermissionResultDeny(message="No shell commands, please.")
 
