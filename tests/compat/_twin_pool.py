@@ -13,7 +13,7 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
-from _twin import Twin
+from _twin import Twin, run_twin
 from _twin_cache import run_twin_cached
 from _twin_programs import ROOT, Entry, load
 
@@ -40,6 +40,10 @@ class TwinPool:
     def __init__(
         self, entries: list[Entry], *, official_python: Path, examples: Path, binary: Path, root: Path
     ) -> None:
+        self._official_python, self._binary, self._root = official_python, binary, root
+        self.unsteady: list[tuple[str, str]] = []
+        """Programs whose twins differed once and agreed when run again:
+        the name and the first run's differences (the session summary lists them)."""
         self._executor = ThreadPoolExecutor(WORKERS, thread_name_prefix="twin")
         self._futures: dict[str, Future[Twin]] = {}
         known = _durations()
@@ -57,6 +61,16 @@ class TwinPool:
 
     def result(self, entry: Entry) -> Twin:
         return self._futures[entry.name].result()
+
+    def rerun(self, entry: Entry, examples: Path) -> Twin:
+        """``entry`` once more on both packages, nothing taken from the cache."""
+        return run_twin(
+            load(entry, examples),
+            official_python=self._official_python,
+            binary=self._binary,
+            root=self._root / f"{entry.name}.again",
+            ours_root=ROOT,
+        )
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)

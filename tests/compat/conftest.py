@@ -50,3 +50,17 @@ def twins(
     )
     yield pool
     pool.close()
+    _UNSTEADY.extend(pool.unsteady)
+
+
+_UNSTEADY: list[tuple[str, str]] = []
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not _UNSTEADY:
+        return
+    terminalreporter.section("twins that differed once, then agreed when run again")
+    for name, differences in _UNSTEADY:
+        terminalreporter.write_line(f"{name}:")
+        for line in differences.splitlines()[:40]:
+            terminalreporter.write_line(f"    {line}")

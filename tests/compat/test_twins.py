@@ -25,11 +25,20 @@ PROGRAMS = [e for e in ENTRIES if e.adapter is None]
 
 
 @pytest.mark.parametrize("entry", [pytest.param(e, id=e.name) for e in PROGRAMS])
-def test_same_observations(entry: Entry, twins: TwinPool) -> None:
+def test_same_observations(entry: Entry, twins: TwinPool, official_examples: Path) -> None:
     twin = twins.result(entry)
     verdict = report(twin)
-    if not verdict.ok:
-        pytest.fail(verdict.text(twin), pytrace=False)
+    if verdict.ok:
+        return
+    # The binary decides some things by the timing of its own event loop
+    # (where an interrupt lands, which stack it prints); a difference that
+    # a second run of both sides does not show again is listed in the
+    # session summary, not failed. One that shows again fails.
+    again = twins.rerun(entry, official_examples)
+    second = report(again)
+    if not second.ok:
+        pytest.fail(second.text(again), pytrace=False)
+    twins.unsteady.append((entry.name, verdict.text(twin)))
 
 
 def test_every_example_has_a_spec(official_examples: Path) -> None:
