@@ -28,7 +28,9 @@ test: binary official
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
-	$(PY) -m pytest
+	# One worker per core; each test file stays in one worker, so a file's
+	# module fixtures (the Ray cluster, servers) start once.
+	$(PY) -m pytest -n auto --dist loadfile
 
 # The documentation site (mkdocs.yml, docs/) into build/site; `make test`
 # builds it too, strictly, and runs the code on its pages.

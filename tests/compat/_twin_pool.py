@@ -41,9 +41,6 @@ class TwinPool:
         self, entries: list[Entry], *, official_python: Path, examples: Path, binary: Path, root: Path
     ) -> None:
         self._official_python, self._binary, self._root = official_python, binary, root
-        self.unsteady: list[tuple[str, str]] = []
-        """Programs whose twins differed once and agreed when run again:
-        the name and the first run's differences (the session summary lists them)."""
         self._executor = ThreadPoolExecutor(WORKERS, thread_name_prefix="twin")
         self._futures: dict[str, Future[Twin]] = {}
         known = _durations()

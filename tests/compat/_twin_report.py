@@ -10,6 +10,10 @@ from _twin_diff import Difference, compare, render
 from _twin_observe import observe
 from intentional import INTENTIONAL, Intentional
 
+UNSTEADY = "twin differed once"
+"""The test property under which a twin test that passed only when run again
+keeps the first run's differences (listed at the end of the session)."""
+
 
 @dataclass(frozen=True)
 class Report:

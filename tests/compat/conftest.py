@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from _twin_pool import TwinPool
 from _twin_programs import ROOT, Entry, official_venv, runs_root
+from _twin_report import UNSTEADY
 
 
 @pytest.fixture(scope="session")
@@ -50,17 +51,24 @@ def twins(
     )
     yield pool
     pool.close()
-    _UNSTEADY.extend(pool.unsteady)
 
 
-_UNSTEADY: list[tuple[str, str]] = []
+# A twin test that passed only when run again records the first run's
+# differences as the UNSTEADY property; the reports carry it to the process
+# that prints the summary (also from pytest-xdist's workers).
+_unsteady: list[tuple[str, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call":
+        _unsteady.extend((report.nodeid, str(text)) for name, text in report.user_properties if name == UNSTEADY)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if not _UNSTEADY:
+    if not _unsteady:
         return
     terminalreporter.section("twins that differed once, then agreed when run again")
-    for name, differences in _UNSTEADY:
-        terminalreporter.write_line(f"{name}:")
+    for nodeid, differences in _unsteady:
+        terminalreporter.write_line(f"{nodeid}:")
         for line in differences.splitlines()[:40]:
             terminalreporter.write_line(f"    {line}")

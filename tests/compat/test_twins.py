@@ -9,12 +9,13 @@ by hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from _twin_pool import TwinPool
 from _twin_programs import EXAMPLE_SPECS, Entry, entries, example_units
-from _twin_report import report
+from _twin_report import UNSTEADY, report
 
 pytestmark = [pytest.mark.compat, pytest.mark.e2e]
 
@@ -25,7 +26,9 @@ PROGRAMS = [e for e in ENTRIES if e.adapter is None]
 
 
 @pytest.mark.parametrize("entry", [pytest.param(e, id=e.name) for e in PROGRAMS])
-def test_same_observations(entry: Entry, twins: TwinPool, official_examples: Path) -> None:
+def test_same_observations(
+    entry: Entry, twins: TwinPool, official_examples: Path, record_property: Callable[[str, object], None]
+) -> None:
     twin = twins.result(entry)
     verdict = report(twin)
     if verdict.ok:
@@ -38,7 +41,7 @@ def test_same_observations(entry: Entry, twins: TwinPool, official_examples: Pat
     second = report(again)
     if not second.ok:
         pytest.fail(second.text(again), pytrace=False)
-    twins.unsteady.append((entry.name, verdict.text(twin)))
+    record_property(UNSTEADY, verdict.text(twin))  # conftest.py lists it at the end
 
 
 def test_every_example_has_a_spec(official_examples: Path) -> None:
