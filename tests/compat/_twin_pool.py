@@ -17,7 +17,9 @@ from _twin import Twin, run_twin
 from _twin_cache import run_twin_cached
 from _twin_programs import ROOT, Entry, load
 
-WORKERS = int(os.environ.get("TWIN_WORKERS", "4"))
+# Beside another pytest-xdist worker, fewer at once: the binary's own timing
+# (what the harness must not mistake for the package's) suffers under load.
+WORKERS = int(os.environ.get("TWIN_WORKERS", "3" if "PYTEST_XDIST_WORKER" in os.environ else "4"))
 CACHE = ROOT / "build" / "twin-cache"
 
 

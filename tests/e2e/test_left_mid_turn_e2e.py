@@ -70,14 +70,17 @@ async def test_the_resumed_session_holds_the_turn_that_was_left(
     how: str, scripted_model: ScriptedModel, make_options: Options, workdir: Path
 ) -> None:
     marker = f"claude-wrap-left-{how}-{id(workdir)}"
-    command = f"sleep 3 && touch finished && echo {marker}"
+    command = f"sleep 30 && touch finished && echo {marker}"
     scripted_model.add(
         Reply.tool_use("Bash", {"command": command, "description": "slow"}).match_if(
             lambda r: r.last_user_text == "Run the slow command"
         ),
         Reply.text("Resumed.").match_if(lambda r: r.last_user_text == "What happened?"),
     )
-    options = make_options(allowed_tools=["Bash"])
+    # Leaving, the binary is told to interrupt the turn and records it before
+    # it exits; a loaded machine can take longer than half the default grace
+    # for that, and a binary stopped by a signal records nothing more.
+    options = make_options(allowed_tools=["Bash"], shutdown_grace=15)
     with anyio.fail_after(60):
         session_id = await _leave(how, "Run the slow command", options)
     # Stopped with the turn: no binary, no command, and the command never finished.
