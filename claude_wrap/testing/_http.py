@@ -47,6 +47,10 @@ class ScriptedHTTPServer(ThreadingHTTPServer):
     # Keep joining handler threads in server_close(): close() first wakes every
     # stalled or idle handler, so the join is short and no thread outlives us.
     block_on_close = True
+    # socketserver's default backlog is 5: a burst of connections (many
+    # binaries starting at once, a busy machine slow to accept) overflows it
+    # and the kernel resets some of them mid-request.
+    request_queue_size = 128
 
     def __init__(self, address: tuple[str, int], model: _Model) -> None:
         self.scripted = model
