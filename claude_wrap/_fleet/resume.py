@@ -37,6 +37,7 @@ from claude_wrap._fleet.journal import Pending, TaskRecord, Turn
 from claude_wrap._fleet.types import Task, TaskLostError
 from claude_wrap._launch.options import ClaudeAgentOptions, copy_with, resuming
 from claude_wrap._sessions.chain import build_chain, parse_jsonl, transcript_entries
+from claude_wrap._sessions.store import SessionStore
 from claude_wrap._sessions.transcripts import config_dir, project_key_for_directory
 
 __all__ = ["CONTINUE", "Plan", "plan_attempt", "resumed_options", "session_holding", "turn_state"]
@@ -94,14 +95,23 @@ def turn_state(entries: list[Any], pending: Pending | None) -> TurnState:
     return "stopped" if any(isinstance(t, str) and t.startswith(_STOPPED_MARK) for t in texts) else "interrupted"
 
 
+def _cwd(options: ClaudeAgentOptions) -> str:
+    return os.fspath(options.cwd) if options.cwd is not None else os.getcwd()
+
+
+async def _load(options: ClaudeAgentOptions, store: SessionStore, project_key: str, session_id: str) -> list[Any]:
+    """One session's entries from ``store``, within ``load_timeout_ms``."""
+    key: Any = {"project_key": project_key, "session_id": session_id}
+    with anyio.fail_after(options.load_timeout_ms / 1000):
+        return list(await store.load(key) or [])
+
+
 async def session_entries(options: ClaudeAgentOptions, session_id: str) -> list[Any]:
     """The session's transcript: from the store, or from this host's disk."""
-    cwd = os.fspath(options.cwd) if options.cwd is not None else os.getcwd()
+    cwd = _cwd(options)
     store = options.session_store
     if store is not None:
-        key: Any = {"project_key": project_key_for_directory(cwd), "session_id": session_id}
-        with anyio.fail_after(options.load_timeout_ms / 1000):
-            return list(await store.load(key) or [])
+        return await _load(options, store, project_key_for_directory(cwd), session_id)
 
     def read_local() -> list[Any]:
         from claude_wrap._sessions.helpers import find_session  # (it may ask git for the project's worktrees)
@@ -118,14 +128,11 @@ async def session_holding(options: ClaudeAgentOptions, prompt_uuid: str) -> str 
     store = options.session_store
     if store is None:
         return None
-    cwd = os.fspath(options.cwd) if options.cwd is not None else os.getcwd()
-    project_key = project_key_for_directory(cwd)
+    project_key = project_key_for_directory(_cwd(options))
     with anyio.fail_after(options.load_timeout_ms / 1000):
         listed = await store.list_sessions(project_key)
     for entry in sorted(listed, key=lambda e: e["mtime"], reverse=True):
-        key: Any = {"project_key": project_key, "session_id": entry["session_id"]}
-        with anyio.fail_after(options.load_timeout_ms / 1000):
-            entries = await store.load(key) or []
+        entries = await _load(options, store, project_key, entry["session_id"])
         if any(isinstance(e, dict) and e.get("uuid") == prompt_uuid for e in entries):
             return entry["session_id"]
     return None
