@@ -153,9 +153,8 @@ async def open_session(
     if options.session_store is not None:
         from claude_wrap._run.mirror import mirror_for
 
-        mirror = mirror_for(options, launch.env if launch is not None else dict(options.env))
-        if mirror is not None:
-            extensions.append(mirror)
+        env = launch.env if launch is not None else dict(options.env)
+        extensions.append(mirror_for(options.session_store, options, env))
     session_args: dict[str, Any] = {
         "handlers": plan.plane.handlers,
         "control_timeout": options.control_timeout,

@@ -326,11 +326,8 @@ async def _holds_tail(store: SessionStore, key: SessionKey, entries: Entries) ->
     return list(tail) == entries
 
 
-def mirror_for(options: ClaudeAgentOptions, env: dict[str, str] | None) -> MirrorBatcher | None:
-    """The extension that mirrors a run's transcript to ``options.session_store``."""
-    store = options.session_store
-    if store is None:
-        return None
+def mirror_for(store: SessionStore, options: ClaudeAgentOptions, env: dict[str, str] | None) -> MirrorBatcher:
+    """The extension that mirrors a run's transcript to ``store`` (the options' ``session_store``)."""
     return MirrorBatcher(
         store,
         config_dir(env) / "projects",
