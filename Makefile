@@ -4,12 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test docs binary official bump bench typecheck clean
+.PHONY: demo test check e2e compat docs binary official bump bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,docs]'
+	$(PY) -m pip install --quiet -e . --group dev --group docs
 	touch $(STAMP)
 
 binary: $(STAMP)
@@ -31,6 +31,26 @@ test: binary official
 	# One worker per core; each test file stays in one worker, so a file's
 	# module fixtures (the Ray cluster, servers) start once.
 	$(PY) -m pytest -n auto --dist loadfile
+
+# The fast lane, for people who change the code: lint, types, generated
+# files and every test that starts no binary, server or cluster (no binary
+# to fetch, nothing to install).
+FAST := not e2e and not compat and not stores and not ray and not slow
+check: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
+	$(PY) -m pytest -n auto --dist loadfile -m "$(FAST)"
+
+# The other lanes: against the real binary (and the servers the store tests
+# start), and the programs run on both packages.
+e2e: binary
+	bash scripts/ci_services.sh
+	$(PY) -m pytest -n auto --dist loadfile -m "(e2e or stores or ray or slow) and not compat"
+
+compat: binary official
+	bash scripts/ci_services.sh
+	$(PY) -m pytest -n auto --dist loadfile -m compat
 
 # The documentation site (mkdocs.yml, docs/) into build/site; `make test`
 # builds it too, strictly, and runs the code on its pages.

@@ -13,19 +13,20 @@ on first use.
 A map of the package, from the bottom up (each layer imports only the ones
 below it; ``tests/unit/test_layers.py`` holds the code to that):
 
-* ``_exceptions``, ``_lazy``, ``_callbacks``, ``_distribution``,
-  ``_version``: the foundation every layer may use;
+* ``_exceptions``, ``_lazy``, ``_callbacks``, ``_cache``,
+  ``_distribution``, ``_version``: the foundation every layer may use;
 * ``_process/``: the binary as a process: discovery, fetch and verify,
   spawn, line framing, shutdown, the guard that outlives a dead host;
 * ``_mcp/``: in-process MCP servers, ``@tool`` and tool input schemas;
 * ``_sessions/``: transcripts on disk, the ``SessionStore`` protocol and
-  the stores, the session helpers;
+  the stores, the spool of what a store did not take, the session helpers;
 * ``_wire/``: stream-json as data: messages, control frames, hook and
   permission types, the codec;
 * ``_launch/``: ``ClaudeAgentOptions`` and what a run is started with:
   argv, environment, the control plane and ``initialize``, ``explain()``;
-* ``_run/``: one live binary: the session, the control protocol,
-  tracing, transcript mirroring, knowing when a run is over;
+* ``_run/``: one live binary: the session, the control protocol and the
+  answering of the binary's requests, tracing, transcript mirroring,
+  knowing when a run is over;
 * the public surfaces: ``query`` (``_query``), ``ClaudeSDKClient``
   (``_client``), ``ClaudePool`` (``_pool``), ``claude_wrap.sync``,
   ``claude_wrap.cli`` (``_cli``) and ``claude_wrap.types``;
@@ -68,7 +69,8 @@ _SURFACE: dict[str, str] = {
         "ApiRetryMessage CompactBoundaryMessage InformationalMessage InitSystemMessage StatusMessage"
     ),
     "_wire.messages": (
-        "AssistantMessage CitationsDelta ContentBlock ConversationResetMessage DeferredToolUse Delta "
+        "AssistantMessage CallbackTimeoutMessage CitationsDelta ContentBlock ConversationResetMessage "
+        "DeferredToolUse Delta "
         "HookEventMessage ImageBlock Message MirrorErrorMessage RateLimitEvent RateLimitInfo "
         "RedactedThinkingBlock ResultMessage ServerToolResultBlock ServerToolUseBlock SignatureDelta "
         "StreamEvent SystemMessage TaskNotificationMessage TaskProgressMessage TaskStartedMessage "
@@ -152,9 +154,10 @@ _SURFACE: dict[str, str] = {
     "_sessions.store_sqlite": "SQLiteSessionStore",
     "_sessions.store_postgres": "PostgresSessionStore",
     "_sessions.store_redis": "RedisSessionStore",
+    "_sessions.spool": "flush_pending",
     # errors
     "_exceptions": (
-        "ClaudeSDKError CLIConnectionError CLIJSONDecodeError CLINotFoundError ControlError "
+        "AuthenticationError ClaudeSDKError CLIConnectionError CLIJSONDecodeError CLINotFoundError ControlError "
         "ControlRejectedError ControlTimeoutError LaunchValueError LineTooLongError MessageParseError "
         "ProcessError ResultError SessionStateError SessionStoreError StoreTimeoutError "
         "StructuredOutputError TransportClosedError TurnTimeoutError"

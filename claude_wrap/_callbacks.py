@@ -15,15 +15,16 @@ can reach the loop through ``anyio.from_thread``.
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import anyio
 import anyio.to_thread
 
-__all__ = ["CallbackTimeoutError", "call_user", "timeout_text"]
+__all__ = ["CallbackTimeoutError", "TimedOut", "call_user", "note_timeouts", "timeout_text"]
 
 
 class CallbackTimeoutError(TimeoutError):
@@ -53,4 +54,30 @@ async def call_user(callback: Callable[..., Any], *args: Any, timeout: float | N
         # Boxed: trio refuses a thread function whose result is a coroutine.
         (result,) = await anyio.to_thread.run_sync(lambda: (callback(*args),), abandon_on_cancel=True)
         return await result if inspect.isawaitable(result) else result
-    raise CallbackTimeoutError(timeout_text(what, math.inf if timeout is None else timeout))
+    limit = math.inf if timeout is None else timeout
+    notes = _timed_out.get()
+    if notes is not None:
+        notes.append(TimedOut(what, limit))
+    raise CallbackTimeoutError(timeout_text(what, limit))
+
+
+class TimedOut(NamedTuple):
+    """One callback that outlived ``callback_timeout``."""
+
+    what: str
+    timeout: float
+
+
+_timed_out: contextvars.ContextVar[list[TimedOut] | None] = contextvars.ContextVar(
+    "claude_wrap_timed_out", default=None
+)
+
+
+def note_timeouts() -> list[TimedOut]:
+    """From now on, in this task (and the tasks it starts), each callback
+    that runs out of time is added to the returned list, for the connection
+    to report: some are answered inside a handler (an in-process MCP tool's
+    error result), so the exception alone does not reach it."""
+    notes: list[TimedOut] = []
+    _timed_out.set(notes)
+    return notes

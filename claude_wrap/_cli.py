@@ -425,21 +425,19 @@ _SOURCES = {
 }
 
 
-def _probe_api(url: str, timeout: float) -> tuple[bool, str]:
-    """Does the API at ``url`` answer? A ``GET /v1/models`` without
-    credentials: any answer below 500 (401 from the real API, 404 from a
-    proxy or the scripted model) shows the server is there and working; a
-    5xx (501 from a server that is not an API) or no answer is a failure.
-    Bounded by ``timeout`` overall, DNS included."""
+def _get_models(url: str, timeout: float, headers: dict[str, str]) -> dict[str, Any]:
+    """``GET /v1/models`` at the API ``url``, bounded by ``timeout`` overall
+    (DNS included): ``{"status", "ms", "message"}``, or ``{"error"}``."""
     from urllib.parse import urlsplit
 
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        return False, f"not an http(s) URL: {url!r}"
+        return {"error": f"not an http(s) URL: {url!r}"}
     box: dict[str, Any] = {}
 
     def probe() -> None:
         import http.client
+        import json
 
         started = time.monotonic()
         conn: http.client.HTTPConnection
@@ -449,27 +447,71 @@ def _probe_api(url: str, timeout: float) -> tuple[bool, str]:
             else:
                 conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=timeout)
             try:
-                conn.request("GET", parts.path.rstrip("/") + "/v1/models", headers={"anthropic-version": "2023-06-01"})
-                status = conn.getresponse().status
+                conn.request(
+                    "GET", parts.path.rstrip("/") + "/v1/models", headers={"anthropic-version": "2023-06-01", **headers}
+                )
+                response = conn.getresponse()
+                body = response.read(64 * 1024)
             finally:
                 conn.close()
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             box["error"] = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        else:
-            box["status"] = status
-            box["ok"] = f"HTTP {status} in {(time.monotonic() - started) * 1000:.0f} ms"
+            return
+        try:
+            error = json.loads(body).get("error") or {}
+            message = str(error.get("message", "")) if isinstance(error, dict) else ""
+        except (ValueError, AttributeError):
+            message = ""
+        box.update(status=response.status, ms=(time.monotonic() - started) * 1000, message=message)
 
     # A thread, so a slow DNS lookup cannot hold the command past the timeout.
     thread = threading.Thread(target=probe, name="claude-wrap-doctor", daemon=True)
     thread.start()
     thread.join(timeout + 0.5)
-    if "ok" in box and box["status"] >= 500:
-        return False, f"answers with a server error ({box['ok']})"
-    if "ok" in box:
-        return True, f"answers ({box['ok']})"
-    if "error" in box:
-        return False, f"unreachable ({box['error']})"
-    return False, f"unreachable (no answer within {timeout:g} s)"
+    return box or {"error": f"no answer within {timeout:g} s"}
+
+
+def _probe_api(url: str, timeout: float) -> tuple[bool, str]:
+    """Does the API at ``url`` answer? A ``GET /v1/models`` without
+    credentials: any answer below 500 (401 from the real API, 404 from a
+    proxy) shows the server is there and working; a 5xx (501 from a server
+    that is not an API) or no answer is a failure."""
+    got = _get_models(url, timeout, {})
+    if "error" in got:
+        return False, f"unreachable ({got['error']})"
+    answer = f"HTTP {got['status']} in {got['ms']:.0f} ms"
+    if got["status"] >= 500:
+        return False, f"answers with a server error ({answer})"
+    return True, f"answers ({answer})"
+
+
+def _credential_headers() -> tuple[str, dict[str, str]] | None:
+    """The headers the binary would authenticate with, from the environment
+    (which variable, and the headers); ``None`` without one."""
+    if key := os.environ.get("ANTHROPIC_API_KEY", "").strip():
+        return "ANTHROPIC_API_KEY", {"x-api-key": key}
+    if token := os.environ.get("ANTHROPIC_AUTH_TOKEN", "").strip():
+        return "ANTHROPIC_AUTH_TOKEN", {"authorization": f"Bearer {token}"}
+    if token := os.environ.get("CLAUDE_CODE_OAUTH_TOKEN", "").strip():
+        return "CLAUDE_CODE_OAUTH_TOKEN", {"authorization": f"Bearer {token}", "anthropic-beta": "oauth-2025-04-20"}
+    return None
+
+
+def _check_key(url: str, timeout: float) -> tuple[str, str]:
+    """One cheap authenticated request (the models list): is the key accepted?"""
+    found = _credential_headers()
+    if found is None:
+        return "warn", "not checked (no key in the environment; a stored login is the binary's to use)"
+    name, headers = found
+    got = _get_models(url, timeout, headers)
+    if "error" in got:
+        return "fail", f"not checked: the API is unreachable ({got['error']})"
+    status, message = got["status"], got["message"]
+    if status in (401, 403):
+        return "fail", f"{name} rejected (HTTP {status}" + (f": {message})" if message else ")")
+    if status == 200:
+        return "ok", f"{name} accepted"
+    return "warn", f"{name} not checked (the models list answered HTTP {status})"
 
 
 def _config_dir() -> Path:
@@ -522,9 +564,16 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     base = os.environ.get("ANTHROPIC_BASE_URL", "").strip()
     url = base or DEFAULT_API_URL
-    ok, detail = _probe_api(url, args.timeout)
     origin = "ANTHROPIC_BASE_URL" if base else "default"
-    rows.append(("ok" if ok else "fail", "API", f"{url} ({origin}) {detail}"))
+    if args.offline:
+        rows.append(("warn", "API", f"{url} ({origin}) not checked (--offline)"))
+        rows.append(("warn", "key", "not checked (--offline)"))
+    else:
+        ok, detail = _probe_api(url, args.timeout)
+        rows.append(("ok" if ok else "fail", "API", f"{url} ({origin}) {detail}"))
+        if ok:
+            mark, detail = _check_key(url, args.timeout)
+            rows.append((mark, "key", detail))
 
     state = "exists" if config.is_dir() else "does not exist yet; created on first run"
     origin = "CLAUDE_CONFIG_DIR" if os.environ.get("CLAUDE_CONFIG_DIR", "").strip() else "default"
@@ -591,6 +640,57 @@ def cmd_version(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- flush-spool
+
+
+def _store_from_url(url: str, args: argparse.Namespace) -> Any:
+    """A shipped store for ``url`` (``sqlite:////absolute/path.db``, ``postgresql://...``, ``redis://...``)."""
+    from claude_wrap import PostgresSessionStore, RedisSessionStore, SQLiteSessionStore
+
+    if url.startswith("sqlite:"):
+        # As SQLAlchemy reads them: sqlite:///relative.db, sqlite:////absolute.db.
+        path = url.removeprefix("sqlite:")
+        path = path[3:] if path.startswith("///") else path
+        return SQLiteSessionStore(path)
+    if url.startswith(("postgresql:", "postgres:")) or "dbname=" in url:
+        return PostgresSessionStore(url, table=args.table)
+    if url.startswith(("redis:", "rediss:", "unix:")):
+        return RedisSessionStore(url, prefix=args.prefix)
+    raise ValueError(
+        f"not a store address this command knows: {url!r} (sqlite:////path.db, postgresql://..., redis://...)"
+    )
+
+
+def cmd_flush_spool(args: argparse.Namespace) -> int:
+    """``claude-wrap flush-spool``: list what this machine holds for session
+    stores that were down, or with ``--store`` write it to that store."""
+    import anyio
+
+    from claude_wrap._sessions.spool import every_spool, flush_pending
+
+    if args.store is None:
+        spools = every_spool()
+        if not spools:
+            print("nothing is spooled")
+            return 0
+        for spool, files in spools:
+            sessions = {f.key["session_id"] for f in files}
+            print(f"{spool.name}: {sum(len(f.entries) for f in files)} entries of {len(sessions)} session(s)")
+        print(f"\nwrite them with: {PROG} flush-spool --store <the store's address>")
+        return 0
+    try:
+        store = _store_from_url(args.store, args)
+        written = anyio.run(lambda: flush_pending(store, timeout=args.timeout))
+    except ValueError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - the store's own error, shown as it is
+        print(f"{PROG}: the store did not take the spool: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {written} entries to {args.store}")
+    return 0
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -631,6 +731,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--timeout", type=float, default=3.0, help="API check timeout in seconds (default 3)")
     doctor.add_argument("--cli-path", help="check this binary instead of the discovered one")
     doctor.add_argument("--json", action="store_true", help="print the checks as one JSON object")
+    doctor.add_argument("--offline", action="store_true", help="no network: neither the API nor the key is checked")
     doctor.set_defaults(func=cmd_doctor)
 
     version = commands.add_parser("version", help="print versions")
@@ -641,6 +742,17 @@ def build_parser() -> argparse.ArgumentParser:
     fetch = commands.add_parser("fetch-binary", help="fetch, verify and cache the pinned binary")
     add_fetch_arguments(fetch)
     fetch.set_defaults(func=run_fetch)
+
+    spool = commands.add_parser(
+        "flush-spool", help="write to a session store what runs here could not (list it without --store)"
+    )
+    spool.add_argument(
+        "--store", help="the store's address: sqlite:////absolute/path.db, postgresql://..., redis://..."
+    )
+    spool.add_argument("--table", default="claude_session_entries", help="the PostgreSQL store's table")
+    spool.add_argument("--prefix", default="claude:session:", help="the Redis store's key prefix")
+    spool.add_argument("--timeout", type=float, default=60.0, help="seconds to give the store (default 60)")
+    spool.set_defaults(func=cmd_flush_spool)
     return parser
 
 

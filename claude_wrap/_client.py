@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import signal
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -404,13 +404,13 @@ class ClaudeSDKClient:
 
     def receive_messages(self) -> AsyncIterator[Message]:
         """Yield every message until the binary's output ends."""
-        return self._receive(through_result=False)
+        return _Stream(self._receive(through_result=False))
 
     def receive_response(self) -> AsyncIterator[Message]:
         """Yield messages through the next ``ResultMessage`` (included)."""
-        return self._receive(through_result=True)
+        return _Stream(self._receive(through_result=True))
 
-    async def _receive(self, *, through_result: bool) -> AsyncIterator[Message]:
+    async def _receive(self, *, through_result: bool) -> AsyncGenerator[Message, None]:
         session = self._live()
         if self._drained and not self._running(session):
             info = self._snapshot(session)
@@ -564,3 +564,44 @@ class ClaudeSDKClient:
     async def reload_plugins(self) -> ReloadPluginsResponse:
         """Reload plugins, commands, agents and MCP servers from disk."""
         return cast(ReloadPluginsResponse, await self._request("reload_plugins") or {})
+
+
+class _Stream:
+    """What ``receive_messages()`` and ``receive_response()`` return: their
+    async generator, iterated as it is (``aclose()``, ``asend()``,
+    ``athrow()`` included), and closed when it is dropped unfinished.
+
+    Leaving ``async for`` early leaves the generator suspended; garbage
+    collected so, it would be finalized by the event loop (trio warns then
+    with a ResourceWarning). A receive holds nothing to clean up that
+    needs the loop, so it is closed in place, at once."""
+
+    __slots__ = ("_gen",)
+
+    def __init__(self, gen: AsyncGenerator[Message, None]) -> None:
+        self._gen = gen
+
+    def __aiter__(self) -> _Stream:
+        return self
+
+    def __anext__(self) -> Awaitable[Message]:
+        return self._gen.__anext__()
+
+    def asend(self, value: None) -> Awaitable[Message]:
+        return self._gen.asend(value)
+
+    def athrow(self, *args: Any) -> Awaitable[Message]:
+        return self._gen.athrow(*args)
+
+    def aclose(self) -> Awaitable[None]:
+        return self._gen.aclose()
+
+    def __del__(self) -> None:
+        closing = self._gen.aclose()
+        try:
+            closing.send(None)
+        except StopIteration:
+            return  # closed: nothing of it was waiting on the loop
+        except BaseException:  # noqa: BLE001 - a finalizer raises nothing
+            return
+        closing.close()  # it awaited after all: the loop's own finalizer takes it from here

@@ -40,10 +40,11 @@ from typing import Any, TypeVar
 from claude_wrap._lazy import publish
 
 __all__ = [
+    "AuthenticationError",
+    "ClaudeSDKError",
     "CLIConnectionError",
     "CLIJSONDecodeError",
     "CLINotFoundError",
-    "ClaudeSDKError",
     "ControlError",
     "ControlRejectedError",
     "ControlTimeoutError",
@@ -175,6 +176,13 @@ def error_result_hint(data: Mapping[str, Any]) -> str | None:
     """A line saying what to try, for the error results a set-up causes
     (no credentials, an API that cannot be reached); ``None`` for the rest."""
     text = error_result_text(data)
+    status = data.get("api_error_status")
+    if status in (401, 403) and not isinstance(status, bool):
+        return (
+            f"hint: the API rejected the credentials (HTTP {status}); check ANTHROPIC_API_KEY (or "
+            "CLAUDE_CODE_OAUTH_TOKEN, ANTHROPIC_AUTH_TOKEN) and ANTHROPIC_BASE_URL; `claude-wrap doctor` "
+            "checks the key with one request"
+        )
     if text.startswith("Not logged in"):
         return (
             "hint: the binary found no credentials; set ANTHROPIC_API_KEY (or CLAUDE_CODE_OAUTH_TOKEN) in "
@@ -237,6 +245,21 @@ class ResultError(ProcessError):
         super().__init__(message, exit_code=exit_code, stderr=stderr)
         if hint:
             self.args = (f"{self.args[0]}\n{hint}",)
+
+
+class AuthenticationError(ResultError):
+    """The API rejected the credentials (HTTP 401 or 403): a wrong, expired
+    or revoked key, or one without access. Raised in place of the plain
+    ``ResultError`` the run ends with (it is one, and a ``ProcessError``), so
+    ``except ResultError`` still catches it. ``api_error_status`` is the
+    HTTP status; the message is the API's, with a ``hint:`` line."""
+
+
+def result_error_class(data: Mapping[str, Any]) -> type[ResultError]:
+    """The class for an error result: ``AuthenticationError`` when the API
+    refused the credentials, else ``ResultError``."""
+    status = data.get("api_error_status")
+    return AuthenticationError if status in (401, 403) and not isinstance(status, bool) else ResultError
 
 
 class CLIJSONDecodeError(ClaudeSDKError):

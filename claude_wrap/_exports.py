@@ -11,6 +11,7 @@ from claude_wrap._client import (
     ExitInfo as ExitInfo,
 )
 from claude_wrap._exceptions import (
+    AuthenticationError as AuthenticationError,
     ClaudeSDKError as ClaudeSDKError,
     CLIConnectionError as CLIConnectionError,
     CLIJSONDecodeError as CLIJSONDecodeError,
@@ -112,6 +113,9 @@ from claude_wrap._sessions.helpers import (
     list_subagents as list_subagents,
     rename_session as rename_session,
     tag_session as tag_session,
+)
+from claude_wrap._sessions.spool import (
+    flush_pending as flush_pending,
 )
 from claude_wrap._sessions.store import (
     SessionKey as SessionKey,
@@ -263,6 +267,7 @@ from claude_wrap._wire.hooks import (
 )
 from claude_wrap._wire.messages import (
     AssistantMessage as AssistantMessage,
+    CallbackTimeoutMessage as CallbackTimeoutMessage,
     CitationsDelta as CitationsDelta,
     ContentBlock as ContentBlock,
     ConversationResetMessage as ConversationResetMessage,
@@ -363,12 +368,14 @@ __all__ = [
     "AssistantMessage",
     "AssistantMessageError",
     "AsyncHookJSONOutput",
+    "AuthenticationError",
     "BackgroundTaskSummary",
     "BaseHookInput",
     "BinaryInfo",
     "CLIConnectionError",
     "CLIJSONDecodeError",
     "CLINotFoundError",
+    "CallbackTimeoutMessage",
     "CanUseTool",
     "CanUseToolShadowedWarning",
     "CitationsDelta",
@@ -613,6 +620,7 @@ __all__ = [
     "delete_session_via_store",
     "fetch_binary",
     "find_binary",
+    "flush_pending",
     "fold_session_summary",
     "fork_session",
     "fork_session_via_store",

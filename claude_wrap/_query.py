@@ -54,7 +54,7 @@ def query(
     (model, cwd, permission mode, tools ...) are then the transport's
     business; hooks, agents and the rest of ``initialize`` are sent as usual.
     """
-    return _Messages(_run(prompt, options, transport))
+    return _Messages(prompt, options, transport)
 
 
 _NOT_ITERABLE = (
@@ -63,10 +63,22 @@ _NOT_ITERABLE = (
 )
 
 
+# Runs under way: their generators, kept alive from their first step to
+# their end. A program that leaves ``async for`` early drops the generator
+# unfinished; garbage-collected, it would be closed only by a task the
+# event loop may cancel before it runs (asyncio does at shutdown, leaving
+# the binary's pipes to be closed after the loop, which fails) or, on trio,
+# with a ResourceWarning. Kept here, it is closed when its ``_Messages`` is
+# dropped (see ``__del__``), or else by the loop's own shutdown, which
+# closes every generator still alive.
+_LIVE: set[AsyncGenerator[Message, None]] = set()
+
+
 class _Messages:
-    """What ``query()`` returns: the run's async generator, which ``async for``
-    iterates directly, plus a ``TypeError`` that says what to write instead
-    for a plain ``for``.
+    """What ``query()`` returns: the run's async generator, iterated as it is
+    (``asend()``, ``athrow()``, ``aclose()`` and its ``ag_*`` attributes
+    included) and closed when dropped unfinished, plus a ``TypeError`` that
+    says what to write instead for a plain ``for``.
 
     No ``__await__``: an object that looks awaitable (``inspect.isawaitable``)
     would be awaited by frameworks that await what they are given, where
@@ -75,11 +87,33 @@ class _Messages:
 
     __slots__ = ("_gen",)
 
-    def __init__(self, gen: AsyncGenerator[Message, None]) -> None:
-        self._gen = gen
+    def __init__(
+        self,
+        prompt: str | AsyncIterable[dict[str, Any]],
+        options: ClaudeAgentOptions | None,
+        transport: Transport | LineTransport | None,
+    ) -> None:
+        cell: list[AsyncGenerator[Message, None]] = []
+        self._gen = _run(prompt, options, transport, cell)
+        cell.append(self._gen)
 
-    def __aiter__(self) -> AsyncGenerator[Message, None]:
-        return self._gen
+    def __del__(self) -> None:
+        # Dropped with its run still open (a `break`, a `return`, an
+        # exception out of the loop): close it now, in a task of its own,
+        # while the event loop runs. Without a loop here, its shutdown does.
+        gen = self._gen
+        if gen in _LIVE and not getattr(gen, "ag_running", False):
+            from claude_wrap._run.detached import Detached
+
+            try:
+                Detached.spawn(gen.aclose, "query closer")
+            except Exception:  # noqa: BLE001 - no loop in this thread: its shutdown closes the run
+                pass
+
+    def __aiter__(self) -> _Messages:
+        # Itself, not the generator: ``async for`` then holds this object,
+        # and leaving the loop early drops it, which closes the run (above).
+        return self
 
     def __anext__(self) -> Awaitable[Message]:
         return self._gen.__anext__()
@@ -108,21 +142,27 @@ async def _run(
     prompt: str | AsyncIterable[dict[str, Any]],
     options: ClaudeAgentOptions | None,
     transport: Transport | LineTransport | None,
+    this: list[AsyncGenerator[Message, None]],
 ) -> AsyncGenerator[Message, None]:
+    """The run; ``this`` holds this generator itself (see ``_LIVE``)."""
     from claude_wrap._run.connect import open_session, user_frame
 
-    opts = options if options is not None else ClaudeAgentOptions()
-    single = isinstance(prompt, str)
-    session = await open_session(opts, first_message=user_frame(prompt) if single else None, transport=transport)
+    _LIVE.add(this[0])
     try:
-        await start_run(session, prompt, prompt_sent=single)
-        while (message := await session.receive()) is not None:
-            yield message
+        opts = options if options is not None else ClaudeAgentOptions()
+        single = isinstance(prompt, str)
+        session = await open_session(opts, first_message=user_frame(prompt) if single else None, transport=transport)
+        try:
+            await start_run(session, prompt, prompt_sent=single)
+            while (message := await session.receive()) is not None:
+                yield message
+        finally:
+            closer = RunCloser(session)
+            while not closer.done:
+                with suppress(GeneratorExit):  # see RunCloser
+                    await closer.wait()
     finally:
-        closer = RunCloser(session)
-        while not closer.done:
-            with suppress(GeneratorExit):  # see RunCloser
-                await closer.wait()
+        _LIVE.discard(this[0])
 
 
 async def start_run(

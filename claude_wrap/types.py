@@ -22,6 +22,7 @@ __all__ = [
     "AsyncHookJSONOutput",
     "BackgroundTaskSummary",
     "BaseHookInput",
+    "CallbackTimeoutMessage",
     "CanUseTool",
     "CanUseToolShadowedWarning",
     "CitationsDelta",
@@ -395,6 +396,7 @@ if TYPE_CHECKING:
     )
     from claude_wrap._wire.messages import (
         AssistantMessage as AssistantMessage,
+        CallbackTimeoutMessage as CallbackTimeoutMessage,
         CitationsDelta as CitationsDelta,
         ContentBlock as ContentBlock,
         ConversationResetMessage as ConversationResetMessage,

@@ -847,7 +847,7 @@ def bench_fleet(tasks: int, rounds: int) -> dict[str, Any]:
         log(f"fleet: {tasks} tasks, local pool (concurrency 3)")
         out["local_per_min"] = anyio.run(_fleet_rate, env, tmp, tasks, "local", 3)
         try:
-            sys.path.insert(0, str(ROOT / "tests"))
+            sys.path.insert(0, str(ROOT / "tests" / "support"))
             from _ray import ray_cluster
         except ImportError:  # pragma: no cover - ray is a dev dependency
             log("fleet: ray is not installed; the Ray side is skipped")

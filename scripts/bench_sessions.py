@@ -33,7 +33,7 @@ from typing import Any
 
 import anyio
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "support"))
 from _servers import PostgresServer, RedisServer
 from _store_views import WithoutSummaries
 

@@ -90,7 +90,11 @@ def build_with_hatchling(kind: str, out_dir: Path, root: Path = ROOT) -> Path:
         [sys.executable, "-c", code, str(out_dir)], cwd=root, capture_output=True, text=True, check=False
     )
     if proc.returncode != 0:
-        hint = "\n(hatchling is in the dev extra: pip install -e '.[dev]')" if "No module named" in proc.stderr else ""
+        hint = (
+            "\n(hatchling is in the dev group: pip install -e . --group dev)"
+            if "No module named" in proc.stderr
+            else ""
+        )
         raise BuildError(f"hatchling could not build the {kind}:\n{proc.stderr.strip()}{hint}")
     return out_dir / proc.stdout.strip().splitlines()[-1]
 

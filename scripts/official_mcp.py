@@ -1,6 +1,6 @@
 """Record how the official package's in-process MCP servers answer the binary.
 
-Runs every exchange of ``tests/_mcp_cases.py`` through the official
+Runs every exchange of ``tests/support/_mcp_cases.py`` through the official
 package's own control-request handler (the code that answers the binary's
 ``mcp_message`` requests) and writes each reply to
 ``tests/fixtures/official_mcp.json``. ``tests/unit/test_mcp_official.py``
@@ -63,7 +63,7 @@ def main() -> None:
     import anyio
     import claude_agent_sdk as sdk
 
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
     import _mcp_cases as cases
 
     logging.disable(logging.WARNING)  # the official package warns about dropped blocks

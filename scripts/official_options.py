@@ -3,7 +3,7 @@ it starts the binary for each option set.
 
 ``fields``: every field in order, with its parameter kind and its default
 (or default factory). ``launches``: for every case of
-``tests/option_cases.py``, what ``query()`` of the installed official
+``tests/support/option_cases.py``, what ``query()`` of the installed official
 ``claude-agent-sdk`` gave a stand-in binary that writes down its command
 line, its environment and the ``initialize`` request it reads, then exits.
 The result, ``tests/fixtures/official_options.json``, is what
@@ -41,7 +41,7 @@ sys.exit(3)
 
 
 def load_cases() -> Any:
-    spec = importlib.util.spec_from_file_location("option_cases", ROOT / "tests" / "option_cases.py")
+    spec = importlib.util.spec_from_file_location("option_cases", ROOT / "tests" / "support" / "option_cases.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -35,6 +35,19 @@ The cases:
 * ``close-hung``: a query whose binary is SIGSTOPped while a tool runs is
   cancelled (``shutdown_grace=5``). Time to end: from the cancel until the
   query returned.
+* ``polling-deny``: 20 tool calls, each denied by a ``PreToolUse`` hook that
+  takes 0.4 s, read by a client polling with ``move_on_after(0.1)``. How
+  often did the tool run?
+* ``timeout-guard``: a ``PreToolUse`` hook that hangs past
+  ``callback_timeout=1``. Did the tool run?
+* ``deep-input``: an in-process tool called with an input nested 1,500
+  levels deep, no time limits set. When does the run end, and how?
+* ``store-down-at-close``: a SQLite store locked by another connection from
+  turn 2 until after the client closed. How much of the run waited in the
+  spool, and was written once the lock was gone?
+* ``cancel-detached``: a query cancelled while its tool runs, the tool
+  having left two commands behind in sessions of their own, one with its
+  environment cleared. How many are left?
 
 Nothing here asserts; the tests do. Linux only (it reads /proc).
 """
@@ -56,7 +69,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's claude_wrap, here and (PYTHONPATH) in the hosts
+sys.path[:0] = [
+    str(ROOT),
+    str(ROOT / "tests" / "support"),
+]  # this checkout's claude_wrap, here and (PYTHONPATH) in the hosts
 
 from _procs import carrying, guards_of, kill_host, processes_where, start_python  # noqa: E402
 
@@ -260,11 +276,123 @@ async def close_hung():
     report("cancelled with the binary stopped mid-tool (shutdown_grace=5): returned", seconds)
 
 
+def _ran():
+    path = os.path.join(config["cwd"], "ran.txt")
+    return len(open(path).read().split()) if os.path.exists(path) else 0
+
+
+async def polling_deny():
+    async def guard(input_data, tool_use_id, context):
+        await anyio.sleep(0.4)
+        decision = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no"}
+        return {"hookSpecificOutput": decision}
+
+    opts = options(config["env"], allowed_tools=["Bash"], hooks={"PreToolUse": [HookMatcher("Bash", [guard])]})
+    start = time.monotonic()
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("go")
+        done = False
+        while not done:
+            with anyio.move_on_after(0.1):
+                async for message in client.receive_response():
+                    done = done or isinstance(message, ResultMessage)
+    report(f"20 calls denied by a 0.4 s hook, reader polling every 0.1 s: the tool ran {_ran()} times",
+           time.monotonic() - start)
+
+
+async def timeout_guard():
+    async def hang(input_data, tool_use_id, context):
+        await anyio.sleep(60)
+
+    opts = options(config["env"], allowed_tools=["Bash"], callback_timeout=1,
+                   hooks={"PreToolUse": [HookMatcher("Bash", [hang])]})
+    start = time.monotonic()
+    await drain(query(prompt="run it", options=opts))
+    what = "ran" if _ran() else "was denied"
+    report(f"PreToolUse hook hangs past callback_timeout=1: the tool {what}", time.monotonic() - start)
+
+
+async def deep_input():
+    from claude_wrap import create_sdk_mcp_server, tool
+
+    @tool("take", "Takes anything", {"x": list})
+    async def take(args):
+        return "taken"
+
+    opts = options(config["env"], mcp_servers={"g": create_sdk_mcp_server("g", tools=[take])},
+                   allowed_tools=["mcp__g__take"])
+    start = time.monotonic()
+    try:
+        results = [m for m in [m async for m in query(prompt="go", options=opts)] if isinstance(m, ResultMessage)]
+        what = f"run completed ({results[-1].result})"
+    except Exception as exc:
+        what = error_name(exc)
+    report(f"tool input nested 1,500 deep, no time limits: {what}", time.monotonic() - start)
+
+
+async def store_down_at_close():
+    import sqlite3
+    from claude_wrap import SQLiteSessionStore, flush_pending
+    from claude_wrap._sessions.spool import Spool
+
+    os.environ["CLAUDE_WRAP_SPOOL_DIR"] = os.path.join(config["cwd"], "spool")
+    db = os.path.join(config["cwd"], "store.db")
+    store = SQLiteSessionStore(db, timeout=0.5)
+    opts = options(config["env"], session_store=store, session_store_flush_timeout=1.5)
+    holder = sqlite3.connect(db, isolation_level=None)
+    async with ClaudeSDKClient(opts) as client:
+        for prompt in ("turn one", "turn two"):
+            await client.query(prompt)
+            await drain(client.receive_response())
+            if prompt == "turn one":
+                holder.execute("BEGIN EXCLUSIVE")
+    await anyio.sleep(1.0)  # the writes it gave up on fail by their own timeout
+    holder.execute("ROLLBACK")
+    spooled = Spool.of(store).count()
+    written = await flush_pending(store)
+    report(f"store locked from turn 2 until after the close: {spooled} entries spooled, "
+           f"{written} written once it answered, {Spool.of(store).count()} left", None)
+
+
+async def cancel_detached():
+    started = None
+
+    def left():
+        found = []
+        for p in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{p}/cmdline", "rb") as f:
+                    if (config["tool_marker"] + "-left").encode() in f.read():
+                        found.append(p)
+            except (OSError, NotADirectoryError):
+                pass
+        return found
+
+    async def cancel_once_running(scope):
+        nonlocal started
+        while not tool_running() or len(left()) < 2:
+            await anyio.sleep(0.05)
+        started = time.monotonic()
+        scope.cancel()
+
+    with anyio.CancelScope() as scope:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(cancel_once_running, scope)
+            await drain(query(prompt="run it", options=options(config["env"], allowed_tools=["Bash"])))
+    settle = time.monotonic() + 5
+    while left() and time.monotonic() < settle:
+        await anyio.sleep(0.05)
+    report(f"cancelled mid-tool, 2 commands left detached (1 without env): {len(left())} still running",
+           None if started is None else time.monotonic() - started)
+
+
 CASES = {
     "host-sigkill": host_death, "host-sigterm": host_death, "group-sigterm": host_death,
     "blocking-callback": blocking_callback, "sync-hook-limits": sync_hook_limits,
     "stopped-write": stopped_write, "stopped-read": stopped_read,
     "hung-store": hung_store, "close-hung": close_hung,
+    "polling-deny": polling_deny, "timeout-guard": timeout_guard, "deep-input": deep_input,
+    "store-down-at-close": store_down_at_close, "cancel-detached": cancel_detached,
 }
 anyio.run(CASES[case], backend=config["backend"])
 """
@@ -300,8 +428,21 @@ def _sleeper(marker: str) -> str:
 def _cases() -> list[Case]:
     from claude_wrap.testing import Reply
 
+    def bash_call(command: str) -> Any:
+        return Reply.tool_use("Bash", {"command": command, "description": "run"})
+
     def tool_then_text(command: str) -> list[Any]:
-        return [Reply.tool_use("Bash", {"command": command, "description": "run"}), Reply.text("done")]
+        return [bash_call(command), Reply.text("done")]
+
+    def deep_call(depth: int) -> Any:
+        return Reply.tool_use("mcp__g__take", input_json='{"x": ' + "[" * depth + "]" * depth + "}")
+
+    def left_behind(marker: str) -> str:
+        sleeper = f"-c 'import time; time.sleep(300)' {marker}-left"
+        return (
+            f"(setsid {sys.executable} {sleeper} >/dev/null 2>&1 &); "
+            f"(setsid env -i {sys.executable} {sleeper} >/dev/null 2>&1 &)"
+        )
 
     def background_and_foreground(marker: str) -> list[Any]:
         return tool_then_text(f"({_sleeper(marker + '-bg')} >/dev/null 2>&1 &); {_sleeper(marker + '-fg')}")
@@ -320,6 +461,11 @@ def _cases() -> list[Case]:
         Case("stopped-read", lambda m: [Reply.text("never seen").slow(first_byte=8.0)]),
         Case("hung-store", lambda m: [Reply.text("stored?")]),
         Case("close-hung", lambda m: tool_then_text(_sleeper(m + "-fg"))),
+        Case("polling-deny", lambda m: [*(bash_call(f"echo {i} >> ran.txt") for i in range(20)), Reply.text("done")]),
+        Case("timeout-guard", lambda m: tool_then_text("touch ran.txt")),
+        Case("deep-input", lambda m: [deep_call(1500), Reply.text("went on")]),
+        Case("store-down-at-close", lambda m: [Reply.text("one"), Reply.text("two")]),
+        Case("cancel-detached", lambda m: tool_then_text(f"{left_behind(m)}; {_sleeper(m + '-fg')}")),
     ]
 
 

@@ -21,6 +21,32 @@ def _tracing_off_unless_marked(request: pytest.FixtureRequest, monkeypatch: pyte
         monkeypatch.setattr(claude_wrap._launch.argv, "tracing", lambda: False)
 
 
+# What a test needs decides its lane: `make check` runs the tests that start
+# no binary, server or cluster (`-m "not e2e and not stores and not compat
+# and not ray"`); `make test` runs everything.
+_NEEDS_BINARY = frozenset({"cli_path", "make_options"})
+_NEEDS_SERVER = frozenset({"postgres_server", "redis_server", "s3_server"})
+_NEEDS_OFFICIAL = frozenset({"official_python", "official_examples", "twins", "official"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if fixtures & _NEEDS_BINARY:
+            item.add_marker(pytest.mark.e2e)
+        if fixtures & _NEEDS_SERVER:
+            item.add_marker(pytest.mark.stores)
+        if fixtures & _NEEDS_OFFICIAL:
+            item.add_marker(pytest.mark.compat)  # the official package's venv (make official)
+
+
+@pytest.fixture(autouse=True)
+def _private_spool(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a store did not take is spooled under the user cache: never the
+    # real one, and never one another test reads.
+    monkeypatch.setenv("CLAUDE_WRAP_SPOOL_DIR", str(tmp_path_factory.mktemp("spool")))
+
+
 @pytest.fixture(params=["asyncio", "trio"])
 def anyio_backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import uuid
 from collections import deque
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterable, Awaitable, Callable
+from contextlib import aclosing
 from typing import Any
 
 import anyio
@@ -159,7 +160,7 @@ class TaskClient(ClaudeSDKClient):
         await super().query(text, session_id, uuid=tag)
         journal.turn = prompt
 
-    async def _receive(self, *, through_result: bool) -> AsyncIterator[Message]:
+    async def _receive(self, *, through_result: bool) -> AsyncGenerator[Message, None]:
         journal = self._journal
         served, journal.served = journal.served, None
         if served is not None:
@@ -167,9 +168,13 @@ class TaskClient(ClaudeSDKClient):
                 yield message
             if through_result:
                 return
-        async for message in super()._receive(through_result=through_result):
-            await journal.observe(self, message)
-            yield message
+        # Closed with this generator (a receive left early is closed in
+        # place, see _client._Stream), so the inner one is never left to
+        # the event loop's finalizer.
+        async with aclosing(super()._receive(through_result=through_result)) as messages:
+            async for message in messages:
+                await journal.observe(self, message)
+                yield message
 
 
 def _new_uuid() -> str:

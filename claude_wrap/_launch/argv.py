@@ -79,6 +79,12 @@ class Launch:
             paths[placeholder] = path
         return [paths.get(a, a) for a in self.argv]
 
+    @property
+    def private_dir(self) -> str | None:
+        """The folder of the written temp files (``None`` before
+        ``materialize()`` or when there are none)."""
+        return None if self._tmpdir is None else self._tmpdir.name
+
     def inlined(self) -> list[str]:
         """The argv with each file's content in its place: what the binary
         reads, as the official package passes it."""

@@ -4,9 +4,9 @@
 for the binary's control requests, plus the ``initialize`` fields that
 register them.
 
-A callback that raises (or outlives ``callback_timeout``) is answered as the
-official package answers it: with an error reply whose text is ``str()`` of
-the exception. What that means is the binary's decision:
+A callback that raises is answered as the official package answers it:
+with an error reply whose text is ``str()`` of the exception. What that
+means is the binary's decision:
 
 * ``can_use_tool``: the tool is denied; the model reads "Tool permission
   request failed: Error: <text>".
@@ -15,6 +15,16 @@ the exception. What that means is the binary's decision:
   unless its matcher says ``HookMatcher(on_failure="block")``: then the
   failure blocks (a PreToolUse hook denies the tool, a UserPromptSubmit
   hook refuses the prompt ...). The model never sees the exception text.
+
+``callback_timeout`` is ours, and so is what it means: a callback that
+decides something and runs out of time refuses. ``can_use_tool`` denies
+the tool (its error reply does, as when it raises); a ``PreToolUse`` or
+``PermissionRequest`` hook denies it, a
+``UserPromptSubmit`` hook blocks the prompt, each with a reason naming the
+limit, unless the matcher says ``on_failure="continue"`` (then: no
+opinion). A hook of any other event that runs out of time counts as no
+opinion. The same refusals answer a request the connection could not serve
+(see ``_run.responder``).
 
 Our own callbacks keep their documented answers: a failing
 ``on_user_question`` becomes an error tool result naming the failure (the
@@ -43,12 +53,12 @@ from claude_wrap._callbacks import CallbackTimeoutError, call_user
 from claude_wrap._exceptions import CLIConnectionError
 from claude_wrap._launch.agents import agents_to_wire
 from claude_wrap._launch.checks import OptionsWarning
+from claude_wrap._wire.serving import ControlHandler, UnreadableRequest
 
 if TYPE_CHECKING:
     from claude_wrap._launch.options import ClaudeAgentOptions
 
     # Types only: the permission types load when a run answers prompts.
-    from claude_wrap._wire.control import ControlHandler
     from claude_wrap._wire.permissions import ToolPermissionContext
 
 __all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered", "control_plane"]
@@ -91,39 +101,60 @@ def _failure_text(what: str, exc: BaseException) -> str:
 class _Registered:
     callback: Any
     event: str
+    on_failure: str | None
+
+    def refusal(self, reason: str) -> dict[str, Any] | None:
+        """What a callback we could not let finish answers: a refusal where
+        its event decides something, unless its matcher opted out."""
+        from claude_wrap._wire.hooks import refusal_output
+
+        return None if self.on_failure == "continue" else refusal_output(self.event, reason)
 
 
 def _hook_handler(registry: dict[str, _Registered], *, timeout: float | None) -> ControlHandler:
     from claude_wrap._wire.hooks import hook_output_to_wire
 
-    async def handle(request: dict[str, Any]) -> dict[str, Any]:
+    async def answer(request: dict[str, Any]) -> dict[str, Any]:
         callback_id = request.get("callback_id")
         entry = registry.get(callback_id) if isinstance(callback_id, str) else None
         if entry is None:
             raise LookupError(f"No hook callback found for ID: {callback_id}")
+        hook_input = request.get("input")
+        if not isinstance(hook_input, dict):
+            raise UnreadableRequest(f"the {entry.event} hook's input is not an object")
         what = f"{entry.event} hook {_name(entry.callback)}"
         try:
             output = await call_user(
-                entry.callback,
-                request.get("input"),
-                request.get("tool_use_id"),
-                {"signal": None},
-                timeout=timeout,
-                what=what,
+                entry.callback, hook_input, request.get("tool_use_id"), {"signal": None}, timeout=timeout, what=what
             )
             return hook_output_to_wire(output)
+        except CallbackTimeoutError as exc:
+            _failed(what, exc)
+            refusal = entry.refusal(str(exc))
+            if refusal is None:
+                raise  # an error reply: no opinion, or the matcher's onFailure
+            return refusal
         except Exception as exc:
             _failed(what, exc)
             raise  # an error reply: the binary applies the matcher's onFailure
 
-    return handle
+    def refuse(request: dict[str, Any], reason: str) -> dict[str, Any] | None:
+        callback_id = request.get("callback_id")
+        entry = registry.get(callback_id) if isinstance(callback_id, str) else None
+        return None if entry is None else entry.refusal(reason)
+
+    return ControlHandler(answer, refuse)
+
+
+def _deny(request: dict[str, Any], reason: str) -> dict[str, Any]:
+    return {"behavior": "deny", "message": reason}
 
 
 def _permission_handler(callback: Any, on_question: Any, *, timeout: float | None) -> ControlHandler:
     """``can_use_tool`` requests: ``AskUserQuestion`` to ``on_question`` when
     set, every other tool to ``callback``."""
 
-    async def handle(request: dict[str, Any]) -> dict[str, Any]:
+    async def answer(request: dict[str, Any]) -> dict[str, Any]:
         from claude_wrap._wire.permissions import (
             ASK_USER_QUESTION,
             PermissionResultAllow,
@@ -132,8 +163,10 @@ def _permission_handler(callback: Any, on_question: Any, *, timeout: float | Non
             permission_result_to_wire,
         )
 
-        tool_name = str(request.get("tool_name", ""))
-        tool_input = request.get("input") or {}
+        tool_name = request.get("tool_name")
+        tool_input = request.get("input", {})
+        if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
+            raise UnreadableRequest("the permission request has no tool name or no input object")
         context = ToolPermissionContext.from_request(request)
         if on_question is not None and tool_name == ASK_USER_QUESTION:
             return await _answer_questions(on_question, tool_input, context, timeout=timeout)
@@ -156,7 +189,9 @@ def _permission_handler(callback: Any, on_question: Any, *, timeout: float | Non
             wire = permission_result_to_wire(result, tool_input)
         except Exception as exc:
             _failed(f"can_use_tool for {tool_name}", exc)
-            raise  # an error reply: the binary denies the tool and tells the model why
+            # An error reply, timed out or not: the binary denies the tool and
+            # tells the model why ("Tool permission request failed: Error: ...").
+            raise
         unanswered = isinstance(result, PermissionResultAllow) and not wire["updatedInput"].get("answers")
         if tool_name == ASK_USER_QUESTION and unanswered:
             log.warning(
@@ -165,7 +200,7 @@ def _permission_handler(callback: Any, on_question: Any, *, timeout: float | Non
             )
         return wire
 
-    return handle
+    return ControlHandler(answer, _deny)
 
 
 async def _answer_questions(
@@ -188,18 +223,18 @@ def _dialog_handler(callback: Any, *, what: str, fallback: dict[str, Any], timeo
     """Elicitations and user dialogs: the user's answer, or a safe refusal
     when the callback fails or answers something that is not a dict."""
 
-    async def handle(request: dict[str, Any]) -> dict[str, Any]:
+    async def answer(request: dict[str, Any]) -> dict[str, Any]:
         try:
-            answer = await call_user(callback, request, timeout=timeout, what=what)
+            reply = await call_user(callback, request, timeout=timeout, what=what)
         except Exception as exc:  # noqa: BLE001 - a failing callback is answered, never raised into the run
             _failed(what, exc)
             return dict(fallback)
-        if not isinstance(answer, dict):
-            log.info("claude_wrap: %s returned %r, not a dict; refusing", what, type(answer).__name__)
+        if not isinstance(reply, dict):
+            log.info("claude_wrap: %s returned %r, not a dict; refusing", what, type(reply).__name__)
             return dict(fallback)
-        return answer
+        return reply
 
-    return handle
+    return ControlHandler(answer, lambda request, reason: dict(fallback))
 
 
 def _whole_tool(rule: str) -> str | None:
@@ -217,17 +252,24 @@ def _whole_tool(rule: str) -> str | None:
 
 def _warn_if_shadowed(options: ClaudeAgentOptions) -> None:
     """The official package's one warning when rules approve tools before
-    ``can_use_tool`` is asked (``skills="all"`` adds a ``Skill`` rule)."""
+    ``can_use_tool`` is asked (``skills="all"`` adds a ``Skill`` rule), in
+    its exact words: programs filter warnings by their text."""
     if options.permission_mode == "bypassPermissions":
-        message = "can_use_tool is never called with permission_mode='bypassPermissions'; use a PreToolUse hook to see every call"
+        message = (
+            "can_use_tool will not be invoked: permission_mode 'bypassPermissions' auto-approves every tool "
+            "call (except explicit deny rules) before the callback is consulted. To gate every tool call, "
+            "use a PreToolUse hook instead."
+        )
     else:
         rules = [*options.allowed_tools, *(["Skill"] if options.skills == "all" else [])]
         tools = list(dict.fromkeys(t for t in map(_whole_tool, rules) if t is not None))
         if not tools:
             return
         message = (
-            f"can_use_tool is not called for {', '.join(tools)}: allowed_tools approves them outright "
-            "(narrow those rules, or use a PreToolUse hook to see every call)"
+            f"can_use_tool will not be invoked for: {', '.join(tools)}. An allowed_tools entry that allows a "
+            "whole tool auto-approves it before the callback is consulted. To gate every tool call, use a "
+            "PreToolUse hook; or narrow the entry so calls fall through to can_use_tool. Allow rules from "
+            "settings files can also shadow the callback but are not visible here."
         )
     warnings.warn(message, CanUseToolShadowedWarning, stacklevel=5)
 
@@ -285,7 +327,7 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
                 ids = []
                 for callback in getattr(matcher, "hooks", None) or []:
                     callback_id = f"hook_{len(registry)}"
-                    registry[callback_id] = _Registered(callback, event)
+                    registry[callback_id] = _Registered(callback, event, getattr(matcher, "on_failure", None))
                     ids.append(callback_id)
                 entry: dict[str, Any] = {"matcher": getattr(matcher, "matcher", None), "hookCallbackIds": ids}
                 if getattr(matcher, "timeout", None) is not None:
@@ -307,10 +349,12 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         else {}
     )
     if sdk_servers:
-        from claude_wrap._mcp.server import mcp_message_handler
+        from claude_wrap._mcp.server import mcp_message_handler, mcp_refusal
 
         # One handler per session: JSON-RPC ids and in-flight calls are per connection.
-        plane.handlers["mcp_message"] = mcp_message_handler(sdk_servers, timeout=options.callback_timeout)
+        plane.handlers["mcp_message"] = ControlHandler(
+            mcp_message_handler(sdk_servers, timeout=options.callback_timeout), mcp_refusal
+        )
     # Without a callback the subtype stays unhandled: the binary gets the
     # official package's "Unsupported control request subtype" error.
     if options.on_elicitation is not None:

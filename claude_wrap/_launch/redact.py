@@ -1,9 +1,11 @@
 """Secrets out of what ``explain()`` shows: by name and by shape.
 
 By name: a value under a key, variable or flag whose name says it holds a
-secret (``API_KEY``, ``headers``, ``--auth-token`` ...) is shown as
-``<redacted>``. By shape, wherever it appears: the password of a URL
-(``scheme://user:<redacted>@host``), secret-named query parameters
+secret (``API_KEY``, ``DB_PASS``, ``headers``, ``--auth-token`` ...) is
+shown as ``<redacted>``, however short. By shape, wherever it appears: the
+password of a URL (``scheme://user:<redacted>@host``) and a token standing
+as its whole user part (``https://<redacted>@host``), webhook URLs (Slack,
+Discord), AWS secret access keys, secret-named query parameters
 (``?access_token=<redacted>``), ``Bearer``/``Basic`` credentials and
 ``name: value`` / ``name=value`` pairs with a secret name, tokens with a
 known prefix (``sk-``, ``ghp_``, ``xoxb-``, ``AKIA`` ...), JSON web tokens,
@@ -54,6 +56,12 @@ _SECRET_WORDS = frozenset(
 )
 
 _URL_PASSWORD = re.compile(r"(://[^/@\s:]*):[^/@\s]*@")
+_URL_USER = re.compile(r"(://)([^/@\s:]+)@")  # a token as the whole user part (https://<token>@host)
+_WEBHOOK = re.compile(
+    r"((?:hooks\.slack\.com/(?:services|workflows|triggers)|discord(?:app)?\.com/api/webhooks)/)[^\s\"'?#]+"
+)
+# An AWS secret access key: 40 characters of base64, "/" and "+" included.
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
 _QUERY_PARAM = re.compile(r"([?&;]([^=&#\s]+)=)([^&#\s\"']+)")
 _AUTH_SCHEME = re.compile(r"\b(Bearer|Basic|Token|Digest)(\s+)[A-Za-z0-9._~+/=-]{6,}", re.IGNORECASE)
 _ASSIGNED = re.compile(r"([A-Za-z][\w.-]*)(\s*=\s*\"?)([^\s\"&,;]+)")  # name=value, anywhere
@@ -78,8 +86,9 @@ def _words(name: str) -> list[str]:
 
 
 def secret_name(name: str) -> bool:
-    """Whether a variable or JSON key name says its value is a secret."""
-    return _SECRET_NAME.search(name) is not None
+    """Whether a variable or JSON key name says its value is a secret
+    (``API_KEY``, ``DB_PASS``, ``pwd`` ...)."""
+    return _SECRET_NAME.search(name) is not None or _secret_words(name)
 
 
 def _secret_words(name: str) -> bool:
@@ -106,9 +115,26 @@ def _kinds(piece: str) -> int:
     return sum((any(c.isupper() for c in piece), any(c.islower() for c in piece), any(c.isdigit() for c in piece)))
 
 
+def _token_user(user: str) -> bool:
+    """Whether a URL's user part is a credential, not a name (``alice``)."""
+    return len(user) >= 20 or _KNOWN_TOKENS.fullmatch(user) is not None or _random_looking(user)
+
+
+def _aws_secret(run: str) -> bool:
+    """Random base64, not a path of words: all three kinds of character, and
+    the spread of a random string (words repeat their letters)."""
+    if run.startswith("/") or _kinds(run) < 3:
+        return False
+    counts = Counter(run)
+    return -sum(n / len(run) * math.log2(n / len(run)) for n in counts.values()) >= 4.2
+
+
 def redact_text(text: str) -> str:
     """``text`` with every secret-shaped part replaced by ``<redacted>``."""
     text = _URL_PASSWORD.sub(rf"\1:{REDACTED}@", text)
+    text = _URL_USER.sub(lambda m: m.group(1) + REDACTED + "@" if _token_user(m.group(2)) else m.group(), text)
+    text = _WEBHOOK.sub(rf"\1{REDACTED}", text)
+    text = _AWS_SECRET.sub(lambda m: REDACTED if _aws_secret(m.group()) else m.group(), text)
     text = _QUERY_PARAM.sub(lambda m: m.group(1) + REDACTED if _secret_words(m.group(2)) else m.group(), text)
     text = _AUTH_SCHEME.sub(rf"\1\2{REDACTED}", text)
     text = _ASSIGNED.sub(lambda m: m.group(1) + m.group(2) + REDACTED if _secret_words(m.group(1)) else m.group(), text)

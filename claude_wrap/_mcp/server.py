@@ -50,6 +50,7 @@ __all__ = [
     "SdkMcpServer",
     "create_sdk_mcp_server",
     "mcp_message_handler",
+    "mcp_refusal",
     "tool_result",
 ]
 
@@ -523,3 +524,13 @@ def mcp_message_handler(
         return {"mcp_response": reply if reply is not None else _NOTIFICATION_ACK}
 
     return handle
+
+
+def mcp_refusal(request: dict[str, Any], reason: str) -> dict[str, Any]:
+    """The answer to an ``mcp_message`` that was not served (its body did not
+    decode, the session closed while a tool ran): a JSON-RPC error for its
+    id, which the binary reports to the model as the tool's failure."""
+    message = request.get("message")
+    msg_id = message.get("id") if isinstance(message, Mapping) else None
+    error = {"code": INTERNAL_ERROR, "message": reason}
+    return {"mcp_response": {"jsonrpc": "2.0", "id": msg_id, "error": error}}

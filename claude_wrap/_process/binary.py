@@ -66,6 +66,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from claude_wrap._cache import ENV_CACHE_DIR, cache_root
 from claude_wrap._exceptions import ClaudeSDKError, CLINotFoundError
 
 # Only cheap stdlib modules are imported here: find_binary() runs on every
@@ -107,8 +108,6 @@ ENV_CLI = "CLAUDE_WRAP_CLI"
 """Environment variable naming the binary to use (step 2 of discovery)."""
 ENV_PREFER_PATH = "CLAUDE_WRAP_PREFER_PATH"
 """Set to ``1`` to prefer ``claude`` on ``PATH`` over the bundled/cached binary."""
-ENV_CACHE_DIR = "CLAUDE_WRAP_CACHE_DIR"
-"""Overrides the cache root (default ``platformdirs.user_cache_path("claude-wrap")``)."""
 ENV_PLATFORM = "CLAUDE_WRAP_PLATFORM"
 """Overrides platform detection (one of :data:`PLATFORMS`)."""
 
@@ -368,16 +367,6 @@ def binary_name(platform: str | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- cache
-
-
-def cache_root() -> Path:
-    """The cache root: ``$CLAUDE_WRAP_CACHE_DIR`` or ``platformdirs.user_cache_path("claude-wrap")``."""
-    override = os.environ.get(ENV_CACHE_DIR, "").strip()
-    if override:
-        return Path(override).expanduser().absolute()
-    import platformdirs  # lazy: keeps `import claude_wrap` cheap
-
-    return platformdirs.user_cache_path("claude-wrap")
 
 
 def cache_path(platform: str | None = None, version: str | None = None) -> Path:

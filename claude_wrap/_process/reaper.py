@@ -11,6 +11,14 @@ read end is the guard's stdin. The guard reads one command per line:
     the binary's process id (the binary leads a process group of its own);
 ``exited``
     the host has reaped the binary: ``N`` may name another process now;
+``remove HEX``
+    a private temp folder of the run (its path, hex-encoded bytes): the
+    guard removes it when the host dies (MCP and settings files, a
+    resumed session's copy with its credentials);
+``sweep``
+    the host closed the run: SIGKILL every process that carries the run's
+    tag (reading ``/proc`` takes a while; the guard does it so that the
+    host's event loop does not), then exit;
 ``release``
     the host stopped the run itself: exit and do nothing.
 
@@ -21,8 +29,11 @@ while a ``fork()``-ed copy of it still holds the pipe. The guard then does
 what the host's close would have done: SIGTERM to the binary's process group
 (the binary then stops its tools' commands, as on a terminal's SIGTERM),
 SIGKILL to the group after ``grace`` seconds at most, and SIGKILL to every
-process that carries the run's tag in its environment (Linux: read from
-``/proc``; elsewhere the process group is all that is reached).
+process that was running below the binary (it is a child subreaper, see
+``_process.adopt``, so that is everything its run started, whatever session
+or environment it took) and to every process that carries the run's tag in
+its environment (Linux: read from ``/proc``; elsewhere the process group is
+all that is reached).
 
 The guard runs as ``python -I -S reaper.py TOKEN HOST_PID GRACE`` in a
 session of its own, so a signal to the host's process group does not stop
@@ -38,7 +49,7 @@ import signal
 import sys
 import time
 
-__all__ = ["RUN_TAG", "kill_tagged", "tagged"]
+__all__ = ["RUN_TAG", "descendants", "kill_listed", "kill_tagged", "tagged"]
 
 # Every process the binary starts inherits this variable from it. The Bash
 # tool runs each command in a session of its own, out of reach of a signal to
@@ -68,6 +79,79 @@ def tagged(tag: bytes) -> list[int]:
         if tag in environ.split(b"\0"):
             found.append(int(entry))
     return found
+
+
+def _start_time(pid: int) -> int | None:
+    """When ``pid`` started (clock ticks after boot), or ``None`` if it is
+    gone: with its pid, this names one process, whatever reuses the pid."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    # The command name (field 2) may hold spaces and parentheses: count from its end.
+    fields = stat[stat.rfind(b")") + 2 :].split()
+    return int(fields[19]) if len(fields) > 19 and fields[0] != b"Z" else None
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found: list[int] = []
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as f:
+                found += [int(child) for child in f.read().split()]
+        except OSError:
+            continue
+    return found
+
+
+def descendants(pid: int) -> list[tuple[int, int]]:
+    """Every living process below ``pid``, as (pid, start time), parents
+    first; empty where there is no /proc.
+
+    The binary runs as a child subreaper (``_process.adopt``), so while it
+    lives every process its run started is below it, whatever session or
+    environment that process took: one its parent left behind is adopted by
+    the binary, not by init.
+    """
+    # A process whose parent exits while the walk runs moves up to the
+    # binary, possibly from a list not read yet to one read already: walk
+    # again until a walk finds nothing new.
+    found: dict[tuple[int, int], None] = {}
+    for _ in range(5):
+        before = len(found)
+        seen = {pid}
+        queue = [pid]
+        while queue:
+            for child in _children(queue.pop(0)):
+                start = _start_time(child)
+                if child in seen or start is None:
+                    continue
+                seen.add(child)
+                found[(child, start)] = None
+                queue.append(child)
+        if len(found) == before:
+            break
+    return list(found)
+
+
+def kill_listed(processes: list[tuple[int, int]]) -> int:
+    """SIGKILL each listed process that is still the one listed (the same
+    pid and start time). Returns how many were signalled."""
+    killed = 0
+    for pid, start in processes:
+        if _start_time(pid) != start:
+            continue  # gone, or the pid names another process now
+        try:
+            os.kill(pid, signal.SIGKILL)
+            killed += 1
+        except (ProcessLookupError, PermissionError):
+            pass
+    return killed
 
 
 def kill_tagged(tag: bytes) -> int:
@@ -115,20 +199,27 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
 
 
 def stop_run(pid: int | None, tag: bytes, grace: float) -> None:
-    """What the host's close would have done, without the host: SIGTERM to
-    the binary's group, SIGKILL once it is past ``grace``, then the tag sweep."""
+    """What the host's close would have done, without the host: note what
+    runs below the binary, SIGTERM to the binary's group, SIGKILL once it is
+    past ``grace``, then SIGKILL to what was below it and to every process
+    that carries the tag."""
+    below: list[tuple[int, int]] = []
     if pid is not None and _is_running(pid, tag):
+        below = descendants(pid)
         _signal_group(pid, signal.SIGTERM)
         deadline = time.monotonic() + grace
         while time.monotonic() < deadline and _is_running(pid, tag):
             time.sleep(_GROUP_POLL)
         _signal_group(pid, signal.SIGKILL)
+    kill_listed(below)
     kill_tagged(tag)
 
 
-def watch(stdin: int, host_pid: int) -> tuple[bool, int | None]:
+def watch(stdin: int, host_pid: int, folders: list[bytes] | None = None) -> tuple[bool | str, int | None]:
     """Follow the host's commands until it releases us or is gone.
-    Returns (released, the binary's pid if it is still to be stopped)."""
+    Returns (released: ``True``, ``"sweep"`` or ``False`` when the host is
+    gone; the binary's pid if it is still to be stopped); ``folders``
+    collects the private folders to remove."""
     pid: int | None = None
     pending = b""
     while True:
@@ -147,15 +238,40 @@ def watch(stdin: int, host_pid: int) -> tuple[bool, int | None]:
                 pid = int(argument)
             elif command == b"exited":
                 pid = None
+            elif command == b"remove" and folders is not None:
+                try:
+                    folders.append(bytes.fromhex(argument.decode()))
+                except ValueError:
+                    pass
             elif command == b"release":
                 return True, None
+            elif command == b"sweep":
+                return "sweep", None
+
+
+# Only folders the library makes for a run: never anything else, whatever it is told.
+_PRIVATE_PREFIXES = (b"claude-wrap-", b"claude-resume-")
+
+
+def remove_folders(folders: list[bytes]) -> None:
+    """Remove the run's private temp folders (only those the library names so)."""
+    import shutil
+
+    for folder in folders:
+        if os.path.basename(folder.rstrip(b"/")).startswith(_PRIVATE_PREFIXES):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def main(argv: list[str]) -> int:
     token, host_pid, grace = argv[1], int(argv[2]), float(argv[3])
-    released, pid = watch(0, host_pid)
-    if not released:
-        stop_run(pid, f"{RUN_TAG}={token}".encode(), grace)
+    folders: list[bytes] = []
+    tag = f"{RUN_TAG}={token}".encode()
+    released, pid = watch(0, host_pid, folders)
+    if released == "sweep":
+        kill_tagged(tag)
+    elif not released:
+        stop_run(pid, tag, grace)
+        remove_folders(folders)
     return 0
 
 

@@ -16,6 +16,10 @@ it for the real binary (a transport written to the official package's
   ``shutdown_grace``: close stdin → wait → SIGTERM to the group → wait →
   SIGKILL to the group. A finalizer kills the group if the owner is dropped
   without closing;
+* on Linux the binary runs as a child subreaper (``_process.adopt``), so
+  what its run started stays below it whatever session or environment it
+  took; every close SIGKILLs what was below it when its input closed (or
+  before a signal), and after an unclean exit whatever carries the run's tag;
 * a guard process (``_process.reaper``) does the same if this process dies.
 """
 
@@ -28,7 +32,7 @@ import sys
 import weakref
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from subprocess import DEVNULL, PIPE
 from typing import Any
 
@@ -36,8 +40,8 @@ import anyio
 import anyio.abc
 
 from claude_wrap._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
-from claude_wrap._process import reaper as _reaper
-from claude_wrap._process.reaper import RUN_TAG, kill_tagged
+from claude_wrap._process import adopt as _adopt, reaper as _reaper
+from claude_wrap._process.reaper import RUN_TAG, descendants, kill_listed, kill_tagged
 
 __all__ = ["LineTransport", "SubprocessTransport"]
 
@@ -49,7 +53,10 @@ _STDERR_LINE_MAX = 4096
 # After SIGKILL, how long to wait for the exit to be reaped: normally a few
 # milliseconds; more only for a process stuck in the kernel.
 _REAP_LIMIT = 5.0
-_GUARD_EXIT_LIMIT = 2.0  # the guard exits as soon as it reads "release"
+_GUARD_EXIT_LIMIT = 2.0  # the guard exits as soon as it reads "release" (or has swept)
+# After the binary's exit, how long its stdout may stay silent before the
+# read ends as at EOF (a process it started may hold the pipe open).
+_AFTER_EXIT = 0.5
 
 
 class LineTransport(ABC):
@@ -127,18 +134,36 @@ def _to_own_stderr(line: str) -> None:
 
 def _abandon(owner: int, pid: int, tag: bytes, guard: _Guard | None) -> None:
     """Last resort for a transport dropped without being closed (synchronous,
-    from its finalizer): SIGKILL the binary's process group and every process
-    that carries the run's tag, then let the guard go. Not in a ``fork()``-ed
-    copy of the owner, which would stop the owner's run as it exits."""
+    from its finalizer): SIGKILL the binary's process group, what runs below
+    it and every process that carries the run's tag, then let the guard go.
+    Not in a ``fork()``-ed copy of the owner, which would stop the owner's
+    run as it exits."""
     if os.getpid() != owner:
         return
+    below = descendants(pid)
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, OSError):
         pass
+    kill_listed(below)
     kill_tagged(tag)
     if guard is not None:
         guard.release()
+
+
+def _adopting(argv: list[str]) -> list[str]:
+    """``argv`` started through ``_process.adopt``, which makes the binary a
+    child subreaper (Linux): every process its run leaves behind stays below
+    it. ``argv`` itself where that cannot work (not Linux, no Python
+    executable to run the script, or no binary file at ``argv[0]``, which
+    then fails to start as it would without the script)."""
+    if not sys.platform.startswith("linux") or getattr(sys, "frozen", False) or not sys.executable:
+        return argv
+    script = os.path.abspath(_adopt.__file__)
+    binary = argv[0]
+    if not (os.path.isfile(script) and os.path.isabs(binary) and os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        return argv
+    return [sys.executable, "-I", "-S", script, *argv]
 
 
 def _guard_command(token: str, grace: float) -> list[str] | None:
@@ -200,27 +225,37 @@ class _Guard:
         """The binary is running as ``pid``."""
         self._tell(b"pid %d\n" % pid)
 
+    def remove_at_death(self, folder: str) -> None:
+        """Should the host die, remove ``folder`` (a private temp folder of the run)."""
+        self._tell(b"remove %s\n" % os.fsencode(folder).hex().encode())
+
     def forget(self) -> None:
         """The binary was reaped: its pid may be reused."""
         self._tell(b"exited\n")
 
-    def release(self) -> None:
-        """The run was stopped here: the guard exits doing nothing."""
-        self._tell(b"release\n")
+    def release(self, *, sweep: bool = False) -> None:
+        """The run was stopped here: the guard exits, after the tag sweep if
+        ``sweep``, else doing nothing."""
+        self._tell(b"sweep\n" if sweep else b"release\n")
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
 
-    async def aclose(self) -> None:
-        self.release()
+    async def aclose(self, *, sweep: bool = False) -> bool:
+        """Let the guard go (``sweep``: after it swept the run's tag) and reap
+        it; a guard that does not exit in time is killed. Returns whether it
+        exited by itself (then it swept, if asked to)."""
+        self.release(sweep=sweep)
         with anyio.move_on_after(_GUARD_EXIT_LIMIT, shield=True):
             await self._process.wait()
         with anyio.CancelScope(shield=True):
+            swept = self._process.returncode == 0
             if self._process.returncode is None:
                 # Slow to start on a loaded machine, and it only waits for
                 # this run: stop it, and reap it so no child is left behind.
                 self._process.kill()
             await self._process.aclose()
+        return swept
 
 
 class SubprocessTransport(LineTransport):
@@ -241,8 +276,12 @@ class SubprocessTransport(LineTransport):
         stderr_callback: Callable[[str], None] | None = None,
         shutdown_grace: float = 5.0,
         user: str | None = None,
+        private_dirs: Sequence[str] = (),
     ) -> None:
         self.argv = argv
+        self._private_dirs = list(private_dirs)
+        """The run's private temp folders (MCP and settings files, a resumed
+        session's copy): the guard removes them should this process die."""
         self._env = env
         self._cwd = cwd
         self._max = max_buffer_size
@@ -254,6 +293,7 @@ class SubprocessTransport(LineTransport):
         self._start = 0  # where the current (unfinished) line begins in _buf
         self._scan = 0  # where to resume looking for b"\n"
         self._eof = False
+        self._exited = False  # the process was seen to exit, and its last output had time to arrive
         self._stderr_buf = bytearray()
         self._stderr_eof = False
         self._tail: deque[str] = deque(maxlen=_STDERR_TAIL_LINES)
@@ -266,6 +306,10 @@ class SubprocessTransport(LineTransport):
         self._tag = f"{RUN_TAG}={self._token}".encode()
         self._guard: _Guard | None = None
         self._eof_sent = False
+        self._below: list[tuple[int, int]] = []
+        """What ran below the binary when last looked at (before its input
+        closed, before a signal): swept at close, since once the binary is
+        gone, what it adopted is adopted by init."""
 
     # -- lifecycle --------------------------------------------------------------
 
@@ -279,9 +323,12 @@ class SubprocessTransport(LineTransport):
         # The guard first: should this process die from here on, it stops
         # whatever carries the tag, the binary included.
         self._guard = await _Guard.start(self._token, self._grace)
+        if self._guard is not None:
+            for folder in self._private_dirs:
+                self._guard.remove_at_death(folder)
         try:
             self._process = await anyio.open_process(
-                self.argv,
+                _adopting(self.argv),
                 stdin=PIPE,
                 stdout=PIPE,
                 stderr=PIPE,
@@ -355,11 +402,21 @@ class SubprocessTransport(LineTransport):
         proc = self._proc()
         if proc.stdin is not None:
             async with self._write_lock:
+                if self._eof_sent:
+                    return
                 self._eof_sent = True
+                # The binary may exit as soon as its input ends.
+                self._note_below()
                 try:
                     await proc.stdin.aclose()
                 except (anyio.BrokenResourceError, OSError):
                     pass
+
+    def _note_below(self) -> None:
+        """Look at what runs below the binary while it still lives (a few
+        reads of /proc: its threads' children, then theirs)."""
+        if self._process is not None and self._process.returncode is None and self._own_group:
+            self._below = descendants(self._process.pid)
 
     # -- reading -------------------------------------------------------------------
 
@@ -402,16 +459,28 @@ class SubprocessTransport(LineTransport):
         """Read more of stdout into the buffer (or note EOF), draining stderr
         meanwhile.
 
+        A binary that exits while a process it started still holds its
+        stdout (a background command that inherited it) leaves the pipe
+        open: its exit is watched too, and once it is over, the output it
+        wrote is read and then the read ends as at EOF, within about
+        ``_AFTER_EXIT`` seconds rather than when that process ends.
+
         Cancel-safe: bytes that were read are in the buffer before the next
         await, so a cancelled ``receive()`` (the session does this when a
         callback finishes) loses nothing.
         """
-        stdout = self._proc().stdout
+        proc = self._proc()
+        stdout = proc.stdout
         assert stdout is not None
         self._reading += 1
         try:
-            if self._stderr_eof or self._proc().stderr is None:
-                self._take(await self._receive_some(stdout))
+            if self._exited:
+                # Gone: what it wrote is in the pipe already, so a read
+                # that finds nothing for a moment is the end.
+                with anyio.move_on_after(_AFTER_EXIT):
+                    self._take(await self._receive_some(stdout))
+                    return
+                self._eof = True
                 return
             async with anyio.create_task_group() as tg:
 
@@ -419,8 +488,13 @@ class SubprocessTransport(LineTransport):
                     self._take(await self._receive_some(stdout))
                     tg.cancel_scope.cancel()
 
-                tg.start_soon(self._drain_stderr)
+                if not self._stderr_eof and proc.stderr is not None:
+                    tg.start_soon(self._drain_stderr)
                 tg.start_soon(read_stdout)
+                await proc.wait()
+                await anyio.sleep(_AFTER_EXIT)  # the usual end: stdout closes with the exit
+                self._exited = True
+                tg.cancel_scope.cancel()
         finally:
             self._reading -= 1
 
@@ -528,14 +602,18 @@ class SubprocessTransport(LineTransport):
             pass
 
     def kill(self) -> None:
-        """SIGKILL the child's process group now; ``aclose()`` still reaps it."""
+        """SIGKILL the child's process group now; ``aclose()`` still reaps it
+        and stops what ran below it."""
         if self._process is not None and self._process.returncode is None:
+            if self._own_group:
+                self._below = descendants(self._process.pid)
             self._signal_group(signal.SIGKILL)
 
     def interrupt(self) -> None:
         """SIGINT to the binary alone: it stops its turn and its background
         work as on Ctrl-C, and exits (its tools' commands are its to stop)."""
         if self._process is not None and self._process.returncode is None and sys.platform != "win32":
+            self._note_below()  # it exits on SIGINT, and what it adopted goes to init then
             try:
                 self._process.send_signal(signal.SIGINT)
             except ProcessLookupError:
@@ -575,6 +653,7 @@ class SubprocessTransport(LineTransport):
                         await self.send_eof()  # may wait for a write in progress
                         await self.wait()
                 if proc.returncode is None:
+                    self._note_below()
                     self._signal_group(signal.SIGTERM)
                     with anyio.move_on_at(deadline):
                         await self.wait()
@@ -590,10 +669,12 @@ class SubprocessTransport(LineTransport):
                         os.killpg(proc.pid, signal.SIGKILL)
                     except (ProcessLookupError, PermissionError):
                         pass
-                # Killed by a signal, the binary stopped none of its tools'
-                # commands, and those run in sessions of their own.
-                if proc.returncode is not None and proc.returncode < 0:
-                    kill_tagged(self._tag)
+                    # Nor does what it started in sessions of their own: what
+                    # was seen below it (the binary is a child subreaper), and,
+                    # after an exit that was no clean one (a signal: it stopped
+                    # nothing, maybe before it was looked at), whatever carries
+                    # the run's tag.
+                    kill_listed(self._below)
             finally:
                 for stream in (proc.stdin, proc.stdout, proc.stderr):
                     if stream is not None:
@@ -603,5 +684,9 @@ class SubprocessTransport(LineTransport):
                             pass
                 if self._finalizer is not None:
                     self._finalizer.detach()
-                if self._guard is not None:
-                    await self._guard.aclose()
+                # What carries the run's tag (a tool's command in a session
+                # of its own) goes too: the guard reads /proc for it, off
+                # this event loop, then exits.
+                swept = self._guard is not None and await self._guard.aclose(sweep=self._own_group)
+                if self._own_group and not swept:
+                    kill_tagged(self._tag)

@@ -25,6 +25,8 @@ from claude_wrap._run.extension import Extension
 from claude_wrap._run.run_end import ceiling_ms
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from claude_wrap._run.custom_transport import Transport
     from claude_wrap._run.protocol import Connection
     from claude_wrap._wire.messages import ResultMessage
@@ -125,14 +127,17 @@ async def open_session(
             cli = find_binary(options.cli_path, prefer_path=options.prefer_path)
             plan = plan_run(options, os.fspath(cli))
             launch = plan.launch
+            argv = launch.materialize()
+            private = [d for d in (launch.private_dir, resumed.directory if resumed else None) if d]
             sub = SubprocessTransport(
-                launch.materialize(),
+                argv,
                 env=launch.env,
                 cwd=launch.cwd,
                 max_buffer_size=options.max_buffer_size,
                 stderr_callback=options.stderr,
                 shutdown_grace=options.shutdown_grace,
                 user=options.user,
+                private_dirs=private,
             )
             await sub.start()
         except BaseException:
@@ -166,6 +171,7 @@ async def open_session(
         "keep_unrecognized": options.keep_unrecognized,
         "user_fields": {"client_composed": True} if options.verbatim_prompts else None,
         "extensions": extensions,
+        "transcript_of": _transcripts(options, launch.env if launch is not None else None),
     }
     if _argv.tracing():
         from claude_wrap._run.tracing import TracedConnection
@@ -186,3 +192,14 @@ async def open_session(
         await session.aclose()
         raise
     return session
+
+
+def _transcripts(options: ClaudeAgentOptions, env: dict[str, str] | None) -> Callable[[str], Path] | None:
+    """Where a binary of ours writes a session's transcript (for the close:
+    see ``Connection._until_recorded``); ``None`` for a custom transport."""
+    if env is None:
+        return None
+    from claude_wrap._sessions.transcripts import config_dir, project_key_for_directory
+
+    folder = config_dir(env) / "projects" / project_key_for_directory(options.cwd)
+    return lambda session_id: folder / f"{session_id}.jsonl"

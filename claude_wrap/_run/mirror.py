@@ -20,8 +20,14 @@ in the stream as a ``MirrorErrorMessage`` just before the result, saying how
 many entries are not mirrored yet. An append cut off half way may still
 land: that batch is sent again only if the store's tail does not already
 hold it. While the store keeps failing, the flushes between results pause
-for ``RETRY_AFTER`` seconds, and what is kept is capped at
-``MAX_RETAINED_BYTES`` (the oldest dropped, and reported).
+for ``RETRY_AFTER`` seconds.
+
+Nothing is dropped (``_sessions.spool``): what is still queued when the
+run closes, and the oldest of what is kept past ``MAX_RETAINED_BYTES``,
+goes to this machine's spool for the store, with a warning naming the
+session and the count; the first flush of every later mirror to the same
+store writes the spool out first (skipping what the store already holds),
+and a resume from the store reads what the spool holds for its session.
 
 In: resuming from a store on a host that never saw the session writes the
 transcript into a private temporary config dir (0700, files 0600), runs the
@@ -51,6 +57,7 @@ from claude_wrap._exceptions import SessionStoreError, StoreTimeoutError
 from claude_wrap._launch.options import copy_with
 from claude_wrap._run.extension import Extension
 from claude_wrap._sessions.chain import split_agent_metadata
+from claude_wrap._sessions.spool import Spool, not_held
 from claude_wrap._sessions.store import SessionKey, SessionStore, file_path_to_session_key, implements
 from claude_wrap._sessions.transcripts import config_dir, is_uuid, project_key_for_directory
 from claude_wrap._wire.messages import Message, MirrorErrorMessage, ResultMessage, UnknownMessage
@@ -124,6 +131,10 @@ class MirrorBatcher(Extension):
         self._paused_until = 0.0
         self.appended = 0
         """Entries written to the store so far (for tests and benchmarks)."""
+        self.spool = Spool.of(store)
+        """Where what the store does not take is kept (``None``: a store of
+        this process alone, whose entries only wait in memory)."""
+        self._spool_written = self.spool is None
         self.taps = {"transcript_mirror": self.enqueue}
 
     # -- in ----------------------------------------------------------------------
@@ -171,6 +182,8 @@ class MirrorBatcher(Extension):
                 await self._flush_locked(deadline)
 
     async def _flush_locked(self, deadline: anyio.CancelScope) -> None:
+        if not self._spool_written:
+            await self._write_spool()
         batches, self._pending = _coalesced(self._pending), []
         self._entries = self._bytes = 0
         unsent: list[_Batch] = []
@@ -225,6 +238,19 @@ class MirrorBatcher(Extension):
             raise _Unsent(str(last) or type(last).__name__)
         self.appended += len(batch.entries)
 
+    async def _write_spool(self) -> None:
+        """What earlier runs on this machine could not write to the store
+        goes first (once per run, when the store takes it)."""
+        assert self.spool is not None
+        try:
+            written = await self.spool.flush(self.store)
+        except Exception as exc:  # noqa: BLE001 - the store is user code; tried again at the next flush
+            log.info("claude_wrap: the session store did not take the spool yet: %s", exc)
+            return
+        self._spool_written = True
+        if written:
+            log.info("claude_wrap: wrote %d spooled transcript entries to the session store", written)
+
     def _requeue(self, unsent: list[_Batch], failures: list[tuple[SessionKey | None, str]]) -> None:
         """Put back what was not sent, before anything queued meanwhile (the
         store keeps file order), and report the failures with what they left."""
@@ -244,14 +270,46 @@ class MirrorBatcher(Extension):
         self._trim()
 
     def _trim(self) -> None:
-        dropped = 0
+        """Past ``max_retained_bytes``, the oldest batches go to the spool."""
+        spilled: list[_Batch] = []
         while self._bytes > self.max_retained_bytes and len(self._pending) > 1:
             batch = self._pending.pop(0)
-            dropped += len(batch.entries)
+            spilled.append(batch)
             self._bytes -= batch.size
             self._entries -= len(batch.entries)
-        if dropped:
-            self._report(None, f"the session store is unreachable; dropped {dropped} queued entries")
+        if spilled:
+            self._spool(spilled, why="the session store is unreachable and the queue is full")
+
+    def _spool(self, batches: list[_Batch], *, why: str) -> None:
+        """Keep ``batches`` on disk for a later flush (the spool), saying so;
+        what the disk refuses too stays queued in memory, the last resort."""
+        kept: list[_Batch] = []
+        for batch in _coalesced(batches):
+            key = file_path_to_session_key(batch.path, self.projects_dir)
+            if key is None:
+                continue  # outside the config dir: never mirrored
+            if self.spool is None:
+                # A store of this process alone: nothing after it could take them.
+                message = f"{why}: dropped {len(batch.entries)} transcript entries of session {key['session_id']}"
+                log.error("claude_wrap: %s", message)
+                self._report(key, message)
+                continue
+            try:
+                where = self.spool.put(key, batch.entries)
+            except OSError as exc:
+                log.error("claude_wrap: could not spool %d transcript entries: %s", len(batch.entries), exc)
+                kept.append(batch)
+                continue
+            message = (
+                f"{why}: {len(batch.entries)} transcript entries of session {key['session_id']} were not "
+                f"written to it; they are kept in {where.parent} and written by the next run that mirrors to "
+                "this store (or flush_pending(store), or `claude-wrap flush-spool`)"
+            )
+            log.warning("claude_wrap: %s", message)
+            self._report(key, message)
+        self._pending[:0] = kept
+        self._entries = sum(len(b.entries) for b in self._pending)
+        self._bytes = sum(b.size for b in self._pending)
 
     def _report(self, key: SessionKey | None, error: str) -> None:
         data = {
@@ -282,15 +340,16 @@ class MirrorBatcher(Extension):
         return self.take_error()
 
     async def before_close(self) -> None:
-        """The final flush."""
-        await self.flush()
-        error = self.take_error()
-        if error is not None or self._pending:
-            log.error(
-                "claude_wrap: %d transcript entries were not mirrored at close: %s",
-                self._entries,
-                error.error if error else "still queued",
-            )
+        """The final flush; what it could not write goes to the spool, even
+        when the close cut it short."""
+        try:
+            await self.flush()
+        finally:
+            if self._pending:
+                pending, self._pending = self._pending, []
+                self._spool(pending, why="the session store did not take the run's last entries before it closed")
+            if self._pending:
+                log.error("claude_wrap: %d transcript entries were not mirrored at close", self._entries)
 
 
 def _coalesced(batches: list[_Batch]) -> list[_Batch]:
@@ -422,7 +481,7 @@ async def materialize_resume(options: ClaudeAgentOptions) -> Materialized | None
             return None
         key: SessionKey = {"project_key": project, "session_id": session_id}
         entries = await _bounded(limit, f"SessionStore.load() for session {session_id}", store.load(key))
-        found = (session_id, entries) if entries else None
+        found = (session_id, _with_spooled(store, key, entries)) if entries else None
     else:
         found = await _continue_candidate(store, project, limit)
     if found is None:
@@ -441,6 +500,19 @@ async def materialize_resume(options: ClaudeAgentOptions) -> Materialized | None
     env = {**options.env, "CLAUDE_CONFIG_DIR": directory}
     new = copy_with(options, env=env, resume=session_id, continue_conversation=False)
     return Materialized(options=new, directory=directory)
+
+
+def _with_spooled(store: SessionStore, key: SessionKey, entries: Entries) -> Entries:
+    """``entries`` from the store, followed by what this machine's spool
+    holds for the same transcript and the store does not (a run here could
+    not write its last turns)."""
+    spool = Spool.of(store)
+    if spool is None:
+        return entries
+    extra = not_held(entries, spool.entries_for(key))
+    if extra:
+        log.info("claude_wrap: resuming with %d spooled entries the session store does not hold yet", len(extra))
+    return [*entries, *extra]
 
 
 async def _materialize_subkeys(store: SessionStore, base: Path, project: str, session_id: str, limit: float) -> None:

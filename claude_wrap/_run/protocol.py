@@ -4,24 +4,24 @@
 session, which is a conversation: a transcript that outlives any one
 binary and that many connections may resume).
 
-Concurrency model (pull-based): no task outlives the call that started it.
-Whoever awaits something from the binary (the next message, or the answer
-to a control request) drives the stdout pump, under a lock; everyone else
-waits to be woken. While it pumps, the driver
+Concurrency model (pull-based reading): whoever awaits something from the
+binary (the next message, or the answer to a control request) drives the
+stdout pump, under a lock; everyone else waits to be woken. While it pumps,
+the driver
 
 * correlates control responses with our pending requests,
-* runs the binary's own requests (``can_use_tool``, ``hook_callback``,
-  ``mcp_message`` ...) as concurrent tasks of a task group that lives only
-  for that pump, and keeps reading while they run (so ``control_cancel_request``
-  and our own replies still get through), and
+* hands each of the binary's own requests (``can_use_tool``,
+  ``hook_callback``, ``mcp_message`` ...) to the ``Responder``, which
+  answers it from a task the connection owns, so that a reader that times
+  out or is cancelled never cuts a callback short (see ``_run.responder``), and
 * queues every other frame as a message.
 
-Because nothing runs between pulls, ``query()`` can be a plain async
-generator: a ``break`` or a cancellation never leaves a task or a cancel
-scope behind, and closing it runs a shielded, time-bounded shutdown. One
-exception is a prompt iterable (``feed()``): it is written by a task
-the session owns (``_run.detached``), so it may wait for answers the caller
-reads meanwhile; ``aclose()`` cancels that task and waits for it.
+Reading holds no task between pulls, so ``query()`` can be a plain async
+generator: a ``break`` or a cancellation leaves no cancel scope behind,
+and closing it runs a shielded, time-bounded shutdown. Besides the
+callbacks' tasks, one more belongs to the connection: the writer of a
+prompt iterable (``feed()``), which may wait for answers the caller reads
+meanwhile; ``aclose()`` cancels both and waits for them, bounded.
 
 How a run ends (``ends_run``, set by ``query()``): stdin closes as soon as
 the prompts are written, or, when callbacks answer over stdin (hooks,
@@ -35,13 +35,14 @@ A client closes stdin this way only for prompts given to ``connect()``.
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 from collections import deque
 from collections.abc import AsyncIterable, Awaitable, Callable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple, cast
 
 import anyio
-import msgspec
 
 from claude_wrap._exceptions import (
     ClaudeSDKError,
@@ -50,21 +51,22 @@ from claude_wrap._exceptions import (
     ControlTimeoutError,
     LineTooLongError,
     ProcessError,
-    ResultError,
     SessionStateError,
     TransportClosedError,
     TurnTimeoutError,
     error_result_hint,
     error_result_text,
+    result_error_class,
     with_stderr,
 )
 from claude_wrap._process.transport import LineTransport
 from claude_wrap._run.detached import Detached
 from claude_wrap._run.extension import Extension, overridden
+from claude_wrap._run.responder import Responder
 from claude_wrap._run.run_end import DEFAULT_CEILING_MS, RunLedger
 from claude_wrap._wire.codec import (
     ControlCancel,
-    ControlRequestIn,
+    ControlRequest,
     ControlResponseIn,
     Frame,
     decode_frame,
@@ -73,7 +75,6 @@ from claude_wrap._wire.codec import (
     is_unrecognized,
     undecodable,
 )
-from claude_wrap._wire.control import ControlHandler
 from claude_wrap._wire.messages import (
     AssistantMessage,
     Message,
@@ -82,6 +83,7 @@ from claude_wrap._wire.messages import (
     SystemMessage,
     UnknownMessage,
 )
+from claude_wrap._wire.serving import Answer, ControlHandler
 
 __all__ = ["Connection"]
 
@@ -119,6 +121,22 @@ class _Ready:
 
     def __init__(self, message: Message) -> None:
         self.message = message
+
+
+class _Unanswerable(Exception):
+    """A control request whose id could not be read: the binary waits for an
+    answer that cannot reach it, so the run ends rather than hang."""
+
+    def __init__(self, request: ControlRequest, line: bytes) -> None:
+        super().__init__(request.error)
+        self.request = request
+        self.line = line
+
+    def error(self, stderr: str) -> CLIJSONDecodeError:
+        why = f"a control request from Claude Code cannot be answered ({self.request.error}), so the run ends"
+        failure = CLIJSONDecodeError(self.line[:512].decode("utf-8", "replace"), ValueError(why))
+        failure.args = (f"{failure.args[0]}\n{why}",)
+        return with_stderr(failure, stderr)
 
 
 class _CeilingPassed:
@@ -163,7 +181,7 @@ class Connection:
         self,
         transport: LineTransport,
         *,
-        handlers: dict[str, ControlHandler] | None = None,
+        handlers: Mapping[str, ControlHandler | Answer] | None = None,
         control_timeout: float = 60.0,
         idle_timeout: float | None = None,
         turn_timeout: float | None = None,
@@ -173,9 +191,11 @@ class Connection:
         keep_unrecognized: bool = False,
         user_fields: Mapping[str, Any] | None = None,
         extensions: Sequence[Extension] = (),
+        transcript_of: Callable[[str], Path] | None = None,
     ) -> None:
         self.transport = transport
-        self.handlers: dict[str, ControlHandler] = dict(handlers or {})
+        self.responder = Responder(handlers or {}, self._write_answer, report=self._hand_out, settled=self._wake_reader)
+        """Answers the binary's requests, each from a task of its own."""
         self.control_timeout = control_timeout
         self.idle_timeout = idle_timeout
         self.turn_timeout = turn_timeout
@@ -199,7 +219,6 @@ class Connection:
         self._before_close: list[Callable[[], Awaitable[None]]] = overridden(extensions, "before_close")
         self._after_close: list[Callable[[], None]] = overridden(extensions, "after_close")
         self._pending: dict[str, _Slot] = {}
-        self._inflight: dict[str, anyio.CancelScope] = {}
         self._pump_lock = anyio.Lock()
         self._changed = anyio.Event()
         self._read_scope: anyio.CancelScope | None = None
@@ -223,6 +242,9 @@ class Connection:
         """What the binary said about the run: when it is over, the ceiling."""
         self._prompts_written = 0
         self._last_error: tuple[ResultMessage, bytes] | None = None  # the last frame, if an error result
+        self.transcript_of = transcript_of
+        """Where the binary writes a session's transcript (by session id), if known."""
+        self._last_said: tuple[str, str] | None = None  # (session id, uuid) of the last assistant message
 
     # -- sending --------------------------------------------------------------
 
@@ -360,7 +382,7 @@ class Connection:
                 except StopAsyncIteration:
                     break
                 except Exception as exc:  # noqa: BLE001 - raised from receive(), at its place
-                    self._raise_in_stream(exc)
+                    self._hand_out(exc)
                     break
                 try:
                     await self.send_user(item)
@@ -368,7 +390,7 @@ class Connection:
                     # Once the session ended (the binary's output ended, or a
                     # write timed out and killed it), receive() raises why.
                     if not self._ended:
-                        self._raise_in_stream(exc)
+                        self._hand_out(exc)
                     break
             self.feeding_done = True
             if not self._ended:
@@ -385,11 +407,13 @@ class Connection:
                     except Exception:
                         log.debug("claude_wrap: closing the prompt iterable raised", exc_info=True)
 
-    def _raise_in_stream(self, error: Exception) -> None:
-        """Have ``receive()`` raise ``error`` after the messages queued so far."""
-        self._queue.append(_Raise(error))
+    def _hand_out(self, item: Message | BaseException) -> None:
+        """Queue a message of ours (or an error for ``receive()`` to raise)
+        in its place after what was read so far, and have the reader hand it
+        out without waiting for another line."""
+        self._queue.append(_Raise(item) if isinstance(item, BaseException) else item)
         self._notify()
-        self._wake_reader()  # the pump hands it out without waiting for another line
+        self._wake_reader()
 
     async def end_input_at_run_end(self) -> None:
         """From now on, close stdin as soon as the run is over (now, if it is).
@@ -548,38 +572,37 @@ class Connection:
                 await self._changed.wait()
 
     async def _pump(self, done: Callable[[], bool]) -> None:
-        async with anyio.create_task_group() as tg:
-            try:
-                while not self._ended:
-                    if done() and not self._inflight:
-                        break
-                    for hook in self._before_read:
-                        await hook()
-                    with anyio.CancelScope() as scope:
-                        self._read_scope = scope
-                        line = await self._read_line()
-                    self._read_scope = None
-                    if scope.cancelled_caught:
-                        continue  # a handler finished; look at done() again
-                    if isinstance(line, _CeilingPassed):
-                        self.run.ceiling_passed()
-                        await self._maybe_eof()
-                        continue
-                    if line is None:
-                        await self._finish(None)
-                        break
-                    self._dispatch(line, tg)
-                    await self._maybe_eof()
-            except TurnTimeoutError as exc:
-                await self._kill(exc)
-            except LineTooLongError as exc:
-                await self._finish(with_stderr(exc, self.transport.stderr_tail))
-            except TransportClosedError as exc:
-                await self._finish(exc)
-            except Exception as exc:  # noqa: BLE001 - a custom transport's read failed: the run ends with its error
-                await self._finish(exc)
-            finally:
+        try:
+            while not self._ended and not done():
+                for hook in self._before_read:
+                    await hook()
+                with anyio.CancelScope() as scope:
+                    self._read_scope = scope
+                    line = await self._read_line()
                 self._read_scope = None
+                if scope.cancelled_caught:
+                    continue  # a request was answered, or a message handed out: look again
+                if isinstance(line, _CeilingPassed):
+                    self.run.ceiling_passed()
+                    await self._maybe_eof()
+                    continue
+                if line is None:
+                    await self._finish(None)
+                    break
+                self._dispatch(line)
+                await self._maybe_eof()
+        except TurnTimeoutError as exc:
+            await self._kill(exc)
+        except LineTooLongError as exc:
+            await self._finish(with_stderr(exc, self.transport.stderr_tail))
+        except TransportClosedError as exc:
+            await self._finish(exc)
+        except _Unanswerable as exc:
+            await self._kill(exc.error(self.transport.stderr_tail))
+        except Exception as exc:  # noqa: BLE001 - a custom transport's read failed: the run ends with its error
+            await self._finish(exc)
+        finally:
+            self._read_scope = None
 
     async def _read_line(self) -> bytes | None | _CeilingPassed:
         limit = self._watchdog_limit()
@@ -619,7 +642,7 @@ class Connection:
         if not self.turn_open and not self.run.agents_in_flight:
             return None
         best: _Limit | None = None
-        if self.idle_timeout is not None and not self._inflight:
+        if self.idle_timeout is not None and not self.responder.busy:
             reason = f"no output from the binary for {self.idle_timeout:g} s (idle_timeout)"
             best = _Limit(self.idle_timeout, reason, idle=True)
         if self._turn_deadline is not None:
@@ -628,7 +651,7 @@ class Connection:
                 best = _Limit(left, f"the turn ran longer than {self.turn_timeout:g} s (turn_timeout)", idle=False)
         return best
 
-    def _dispatch(self, line: bytes, tg: anyio.abc.TaskGroup) -> None:
+    def _dispatch(self, line: bytes) -> None:
         frame: Frame | None
         try:
             frame = decode_frame(line, keep_unrecognized=self.keep_unrecognized)
@@ -645,19 +668,13 @@ class Connection:
         # type() tests, not isinstance(): the latter is slow on msgspec structs.
         if type(frame) is ControlResponseIn:
             self._resolve(frame)
-        elif type(frame) is ControlRequestIn:
-            # Registered before the task starts: the watchdog must not count
-            # the callback's time, and a cancel may arrive before it runs.
-            scope = anyio.CancelScope()
-            key = frame.request_id or f"\0anonymous-{id(scope)}"
-            if key in self._inflight:
-                key = f"{key}\0{id(scope)}"  # a repeated id must not hide the first
-            self._inflight[key] = scope
-            tg.start_soon(self._answer, frame, key, scope)
+        elif type(frame) is ControlRequest:
+            if frame.request_id is None:
+                # No answer can reach it, and the binary waits for one.
+                raise _Unanswerable(frame, line)
+            self.responder.serve(frame)
         elif type(frame) is ControlCancel:
-            withdrawn = self._inflight.get(frame.request_id or "")
-            if withdrawn is not None:
-                withdrawn.cancel()
+            self.responder.withdraw(frame.request_id)
         else:
             if type(frame) is UnknownMessage:
                 if frame.type in self._taps:
@@ -696,6 +713,8 @@ class Connection:
             if not self.turn_open and self.turn_timeout is not None:
                 self._turn_deadline = now + self.turn_timeout  # a turn the binary started itself
             self.run.main_turn_output()
+            if type(frame) is AssistantMessage and frame.session_id and frame.uuid:
+                self._last_said = (frame.session_id, frame.uuid)
         self._last_error = None
         return False
 
@@ -711,51 +730,15 @@ class Connection:
         slot.done = True
         self._notify()  # its waiter may not be the task that pumps
 
-    async def _answer(self, frame: ControlRequestIn, key: str, scope: anyio.CancelScope) -> None:
-        """Run a handler for a request from the binary and write its answer."""
-        rid = frame.request_id or ""
+    async def _write_answer(self, line: bytes, subtype: str, hurry: bool) -> None:
+        """Write the answer to one of the binary's requests (the responder
+        calls this under a shield), unless the binary can no longer read it."""
+        if self._ended or self._closed:
+            return
         try:
-            request = decode_value(frame.request)
-        except msgspec.DecodeError:
-            request = {}
-        subtype = request.get("subtype") if isinstance(request, dict) else None
-        handler = self.handlers.get(subtype) if isinstance(subtype, str) else None
-        line: bytes | None = None
-        hurry = False
-        try:
-            with scope:
-                if scope.cancel_called:
-                    pass  # withdrawn before it ran: the user's callback is not called
-                elif handler is None:
-                    line = _response_line(_error_reply(rid, f"Unsupported control request subtype: {subtype}"))
-                else:
-                    try:
-                        result = await handler(request)
-                        # Encoded here, so an answer msgspec cannot encode is
-                        # the handler's error, answered like any other.
-                        line = _response_line({"subtype": "success", "request_id": rid, "response": result or {}})
-                    except Exception as exc:
-                        # str(exc), as the official package sends it: the binary
-                        # shows it (a failed can_use_tool: "Tool permission
-                        # request failed: Error: <text>").
-                        log.debug("claude_wrap: answering %s with an error", subtype, exc_info=True)
-                        line = _response_line(_error_reply(rid, str(exc)))
-            if scope.cancel_called:
-                line = None  # the binary withdrew the request: never answer late
-        except anyio.get_cancelled_exc_class():
-            # Our side is being cancelled: do not leave the binary waiting forever.
-            line = _response_line(_error_reply(rid, "cancelled by the host"))
-            hurry = True
-            raise
-        finally:
-            del self._inflight[key]
-            if line is not None and not self._ended and not self._closed:
-                with anyio.CancelScope(shield=True):
-                    try:
-                        await self._write(line, self._answer_limit(str(subtype), hurry=hurry))
-                    except ClaudeSDKError:
-                        pass  # the pipe is gone, or the session ended with the write's timeout
-            self._wake_reader()
+            await self._write(line, self._answer_limit(subtype, hurry=hurry))
+        except ClaudeSDKError:
+            pass  # the pipe is gone, or the session ended with the write's timeout
 
     def _answer_limit(self, subtype: str, *, hurry: bool) -> WriteLimit:
         """An answer is written under a shield, so it always has a limit: the
@@ -770,10 +753,10 @@ class Connection:
         return seconds, error
 
     def _wake_reader(self) -> None:
-        """The last running handler ended: restart the pump's read, so it
-        either stops (its caller's condition already holds) or reads on under
-        the idle watchdog, which does not run while callbacks do."""
-        if self._read_scope is not None and not self._inflight:
+        """Restart the pump's read: something was queued for the reader, or
+        the last request in flight was answered (then it reads on under the
+        idle watchdog, which does not count the time callbacks take)."""
+        if self._read_scope is not None:
             self._read_scope.cancel()
 
     async def _kill(self, error: ClaudeSDKError) -> None:
@@ -813,8 +796,7 @@ class Connection:
         for slot in self._pending.values():
             if not slot.done:
                 slot.error, slot.done = cause, True
-        for scope in self._inflight.values():
-            scope.cancel()
+        self.responder.stop()  # nothing they answer can be read any more
         if self._feeder is not None:
             self._feeder.cancel()  # nothing it writes can be read any more
         self._notify()
@@ -827,7 +809,7 @@ class Connection:
             return failure
         result, line = self._last_error
         data = decode_value(line)
-        error = ResultError(
+        error = result_error_class(data)(
             f"Claude Code returned an error result: {error_result_text(data)}", data, code, hint=error_result_hint(data)
         )
         error.result_message = result
@@ -861,6 +843,11 @@ class Connection:
                 with anyio.move_on_at(deadline - self.shutdown_grace / 2):
                     await self._stop_feeder()
                     await self._drain_after_eof()
+                # Callbacks still running are refused while the binary may
+                # still read it (their writes are bounded by the deadline).
+                self.responder.stop()
+                with anyio.move_on_at(deadline):
+                    await self.responder.wait()
                 with anyio.move_on_at(deadline):
                     for hook in self._before_close:
                         await hook()
@@ -876,6 +863,18 @@ class Connection:
                             callback()
                     finally:
                         self._closing.set()
+
+    async def _until_recorded(self, limit: float) -> None:
+        """Until the session's transcript holds the last assistant message
+        handed out (its uuid in the file's tail), ``limit`` seconds at most."""
+        if self.transcript_of is None or self._last_said is None:
+            return
+        session_id, uuid = self._last_said
+        path = self.transcript_of(session_id)
+        needle = uuid.encode()
+        with anyio.move_on_after(limit):
+            while not _tail_holds(path, needle):
+                await anyio.sleep(0.02)
 
     def close_in_background(self) -> Detached:
         """``aclose()`` in a task of its own, for a closer whose own awaits may
@@ -906,10 +905,28 @@ class Connection:
                 else:
                     # Its input was closed when the prompts were written and it
                     # works on for a run nobody reads: SIGINT interrupts it.
+                    # Not before it wrote down what it said last: it exits on
+                    # SIGINT without its pending transcript writes, and a
+                    # resume would lack the turn that was left.
+                    await self._until_recorded(self.shutdown_grace / 4)
                     self.transport.interrupt()
                 await self._drive(lambda: False)  # until stdout ends
             except ClaudeSDKError:
                 pass  # the transport is gone already; closing it is all that is left
+
+
+_TAIL = 1 << 20
+
+
+def _tail_holds(path: Path, needle: bytes) -> bool:
+    """Whether the last MiB of ``path`` holds ``needle`` (False if unreadable)."""
+    try:
+        with path.open("rb") as fh:
+            size = fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, size - _TAIL))
+            return needle in fh.read()
+    except OSError:
+        return False
 
 
 def _second_chances(deadline: float) -> Iterator[float]:
@@ -935,11 +952,3 @@ async def _cancel_when_due(deadline: float, scope: anyio.CancelScope) -> None:
 
 def _tighter(limit: WriteLimit | None, other: WriteLimit) -> WriteLimit:
     return limit if limit is not None and limit[0] <= other[0] else other
-
-
-def _response_line(reply: dict[str, Any]) -> bytes:
-    return encode_line({"type": "control_response", "response": reply})
-
-
-def _error_reply(rid: str, message: str) -> dict[str, Any]:
-    return {"subtype": "error", "request_id": rid, "error": message}

@@ -15,6 +15,7 @@ of an async generator, which is what makes this safe under asyncio and trio.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Mapping
 from typing import Any
@@ -24,8 +25,8 @@ from opentelemetry import context as otel_context, trace
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode
 
 from claude_wrap._run.protocol import Connection
-from claude_wrap._wire.control import ControlHandler
 from claude_wrap._wire.messages import AssistantMessage, Message, ResultMessage, SystemMessage
+from claude_wrap._wire.serving import Answer
 
 __all__ = ["TracedConnection"]
 
@@ -96,7 +97,10 @@ class TracedConnection(Connection):
         # Callbacks outside any turn (SessionEnd at close, MCP set-up) hang
         # under whatever was current when the session opened.
         self._origin = otel_context.get_current()
-        self.handlers = {name: self._traced(name, handler) for name, handler in self.handlers.items()}
+        self.responder.handlers = {
+            name: dataclasses.replace(handler, answer=self._traced(name, handler.answer))
+            for name, handler in self.responder.handlers.items()
+        }
         self._after_close.append(self._end_all)  # the spans end with the connection
 
     # -- turns ---------------------------------------------------------------------
@@ -196,7 +200,7 @@ class TracedConnection(Connection):
 
     # -- callbacks -----------------------------------------------------------------
 
-    def _traced(self, subtype: str, handler: ControlHandler) -> ControlHandler:
+    def _traced(self, subtype: str, handler: Answer) -> Answer:
         async def run(request: dict[str, Any]) -> dict[str, Any] | None:
             turn = self._active_turn()
             parent = trace.set_span_in_context(turn) if turn is not None else self._origin

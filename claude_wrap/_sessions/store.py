@@ -16,6 +16,7 @@ to the protocol.
 # No ``from __future__ import annotations``: the TypedDicts need real
 # annotations, or NotRequired keys would count as required at runtime.
 
+import json
 import os
 import time
 from pathlib import Path
@@ -33,6 +34,7 @@ __all__ = [
     "SessionSummaryEntry",
     "file_path_to_session_key",
     "implements",
+    "json_text",
     "now_ms",
 ]
 
@@ -145,6 +147,19 @@ def implements(store: object, method: str) -> bool:
 def now_ms() -> int:
     """The current time in epoch milliseconds (store mtimes)."""
     return int(time.time() * 1000)
+
+
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON text for a store's column or key: as it is
+    where it can be UTF-8, else with every non-ASCII character escaped, so
+    a lone surrogate (text cut in the middle of a character) is kept, as
+    ``\\ud83c``, rather than failing the append."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, separators=(",", ":"))
+    return text
 
 
 def key_parts(key: SessionKey) -> tuple[str, str, str]:

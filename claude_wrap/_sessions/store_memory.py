@@ -22,6 +22,10 @@ class InMemorySessionStore(SessionStore):
     way on every run.
     """
 
+    spool_key: str | bool = False
+    """Never spooled: no other process could reach this store (see
+    ``claude_wrap.flush_pending``)."""
+
     def __init__(self) -> None:
         self._data: dict[tuple[str, str, str], list[SessionStoreEntry]] = {}
         self._mtimes: dict[tuple[str, str, str], int] = {}

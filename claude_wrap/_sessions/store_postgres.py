@@ -27,6 +27,7 @@ import anyio.from_thread
 import anyio.to_thread
 
 from claude_wrap._distribution import import_extra
+from claude_wrap._sessions.spool import SpooledStore, without_secrets
 from claude_wrap._sessions.store import (
     SessionKey,
     SessionListSubkeysKey,
@@ -34,6 +35,7 @@ from claude_wrap._sessions.store import (
     SessionStoreEntry,
     SessionStoreListEntry,
     SessionSummaryEntry,
+    json_text,
     key_parts,
     now_ms,
 )
@@ -53,7 +55,7 @@ T = TypeVar("T")
 Program = Generator[Step, Rows, T]
 
 
-class PostgresSessionStore(SessionStore):
+class PostgresSessionStore(SpooledStore, SessionStore):
     """A session store in a PostgreSQL table (created if missing).
 
     ``conninfo`` is a connection string (``"postgresql://user@host/db"`` or
@@ -76,6 +78,9 @@ class PostgresSessionStore(SessionStore):
         self.connect_timeout = connect_timeout
         self._conninfo = conninfo if isinstance(conninfo, str) else None
         self._client = None if isinstance(conninfo, str) else conninfo
+        where = without_secrets(conninfo) if isinstance(conninfo, str) else _client_address(conninfo)
+        self.spool_key: str | bool = f"postgresql:{where}#{table}"
+        """Names this store's spool on this machine (``claude_wrap.flush_pending``)."""
         self._conn: psycopg.Connection[Any] | None = None
         self._lock = threading.Lock()
         self._async_lock: anyio.Lock | None = None
@@ -161,7 +166,7 @@ class PostgresSessionStore(SessionStore):
     async def append(self, key: SessionKey, entries: list[SessionStoreEntry]) -> None:
         if not entries:
             return
-        texts = [json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in entries]
+        texts = [json_text(e) for e in entries]
         if key_parts(key)[2]:
             await self._tx([(self._insert(), (*key_parts(key), now_ms(), texts))])
         else:
@@ -198,7 +203,7 @@ class PostgresSessionStore(SessionStore):
         # Read under the row lock, so this session's mtimes follow commit order
         # and the summary's mtime is the max list_sessions reports.
         mtime = max(now_ms(), summary["mtime"])
-        data = json.dumps(summary["data"], ensure_ascii=False, separators=(",", ":"))
+        data = json_text(summary["data"])
         yield (
             f"WITH added AS ({self._insert()}) "
             f"UPDATE {st} SET mtime = %s, data = %s WHERE project_key = %s AND session_id = %s",
@@ -337,3 +342,14 @@ async def _tx_async(conn: Any, program: Program[T]) -> T:
         except StopIteration as done:
             result: T = done.value
             return result
+
+
+def _client_address(client: Any) -> str:
+    """Where a psycopg connection or pool points, without credentials."""
+    info = getattr(client, "info", None)
+    if info is not None and getattr(info, "host", None) is not None:
+        return f"{info.host}:{info.port}/{info.dbname}"
+    conninfo = getattr(client, "conninfo", None)  # a pool
+    if isinstance(conninfo, str):
+        return without_secrets(conninfo)
+    return f"{type(client).__module__}.{type(client).__qualname__}"

@@ -29,6 +29,7 @@ import anyio.from_thread
 import anyio.to_thread
 
 from claude_wrap._distribution import import_extra
+from claude_wrap._sessions.spool import SpooledStore, without_secrets
 from claude_wrap._sessions.store import (
     SessionKey,
     SessionListSubkeysKey,
@@ -36,6 +37,7 @@ from claude_wrap._sessions.store import (
     SessionStoreEntry,
     SessionStoreListEntry,
     SessionSummaryEntry,
+    json_text,
     key_parts,
     now_ms,
 )
@@ -43,7 +45,20 @@ from claude_wrap._sessions.summary import fold_session_summary
 
 __all__ = ["RedisSessionStore"]
 
-_SEP = "\x1f"  # cannot appear in a project key; unlikely anywhere else
+_SEP = "\x1f"
+
+
+def _part(text: str) -> str:
+    """One part of a key, with the separator (and the escape) escaped, so
+    that no two keys of different parts join to the same name: ``p\x1fq`` +
+    ``r`` and ``p`` + ``q\x1fr`` stay apart. Parts as the binary names them
+    (project keys, uuids, ``subagents/agent-<id>``) hold neither, and read
+    as they always did."""
+    if "%" not in text and _SEP not in text:
+        return text
+    return text.replace("%", "%25").replace(_SEP, "%1F")
+
+
 _MAX_ATTEMPTS = 1000
 T = TypeVar("T")
 # One attempt at a WATCH transaction: yields (pipeline method, args), receives
@@ -51,7 +66,7 @@ T = TypeVar("T")
 Attempt = Generator[tuple[str, tuple[Any, ...]], Any, T]
 
 
-class RedisSessionStore(SessionStore):
+class RedisSessionStore(SpooledStore, SessionStore):
     """A session store in Redis.
 
     ``client`` is a URL (``"redis://localhost:6379/0"``): the store then
@@ -65,6 +80,9 @@ class RedisSessionStore(SessionStore):
         self._url = client if isinstance(client, str) else None
         self._client: Any = None if isinstance(client, str) else client
         self._owned = isinstance(client, str)
+        where = without_secrets(client) if isinstance(client, str) else _client_address(client)
+        self.spool_key: str | bool = f"redis:{where}#{prefix}"
+        """Names this store's spool on this machine (``claude_wrap.flush_pending``)."""
 
     def _get(self) -> Any:
         if self._client is None:
@@ -92,16 +110,16 @@ class RedisSessionStore(SessionStore):
         return await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
 
     def _entries_key(self, pk: str, sid: str, sub: str) -> str:
-        return f"{self.prefix}e:{pk}{_SEP}{sid}{_SEP}{sub}"
+        return f"{self.prefix}e:{_part(pk)}{_SEP}{_part(sid)}{_SEP}{_part(sub)}"
 
     def _sessions_key(self, pk: str) -> str:
-        return f"{self.prefix}s:{pk}"
+        return f"{self.prefix}s:{_part(pk)}"
 
     def _subkeys_key(self, pk: str, sid: str) -> str:
-        return f"{self.prefix}k:{pk}{_SEP}{sid}"
+        return f"{self.prefix}k:{_part(pk)}{_SEP}{_part(sid)}"
 
     def _summary_key(self, pk: str, sid: str) -> str:
-        return f"{self.prefix}m:{pk}{_SEP}{sid}"
+        return f"{self.prefix}m:{_part(pk)}{_SEP}{_part(sid)}"
 
     async def _optimistic(self, attempt: Callable[[], Attempt[T]]) -> T:
         """Run ``attempt`` until its ``EXEC`` is not beaten by a write to a
@@ -127,7 +145,7 @@ class RedisSessionStore(SessionStore):
         if not entries:
             return
         pk, sid, sub = key_parts(key)
-        values = [json.dumps(e, ensure_ascii=False, separators=(",", ":")) for e in entries]
+        values = [json_text(e) for e in entries]
         if not sub:
             await self._optimistic(lambda: self._append_main(key, entries, values))
             return
@@ -155,7 +173,7 @@ class RedisSessionStore(SessionStore):
                 prev = fold_session_summary(None, key, [json.loads(v) for v in old])
         summary = fold_session_summary(prev, key, entries)
         mtime = max(now_ms(), summary["mtime"])  # the session's score never goes back
-        stored_now = json.dumps({"mtime": mtime, "data": summary["data"]}, ensure_ascii=False, separators=(",", ":"))
+        stored_now = json_text({"mtime": mtime, "data": summary["data"]})
         yield "multi", ()
         yield "rpush", (entries_key, *values)
         yield "zadd", (self._sessions_key(pk), {sid: mtime})
@@ -266,3 +284,11 @@ async def _attempt_async(client: Any, attempt: Attempt[T]) -> T:
         return result
     finally:
         await pipe.reset()
+
+
+def _client_address(client: Any) -> str:
+    """Where a redis-py client points, without credentials."""
+    kwargs = getattr(getattr(client, "connection_pool", None), "connection_kwargs", None)
+    if isinstance(kwargs, dict) and "host" in kwargs:
+        return f"{kwargs['host']}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
+    return f"{type(client).__module__}.{type(client).__qualname__}"

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import anyio.from_thread
 import anyio.to_thread
 
+from claude_wrap._sessions.spool import SpooledStore
 from claude_wrap._sessions.store import (
     SessionKey,
     SessionListSubkeysKey,
@@ -28,6 +29,7 @@ from claude_wrap._sessions.store import (
     SessionStoreEntry,
     SessionStoreListEntry,
     SessionSummaryEntry,
+    json_text,
     key_parts,
     now_ms,
 )
@@ -63,7 +65,7 @@ CREATE TABLE IF NOT EXISTS session_summaries (
 """
 
 
-class SQLiteSessionStore(SessionStore):
+class SQLiteSessionStore(SpooledStore, SessionStore):
     """A session store in one SQLite file (created if missing).
 
     ``path`` may be ``":memory:"`` for a private, process-local store.
@@ -73,6 +75,8 @@ class SQLiteSessionStore(SessionStore):
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
         self.path = os.fspath(path)
         self.timeout = timeout
+        self.spool_key: str | bool = False if self.path == ":memory:" else f"sqlite:{os.path.abspath(self.path)}"
+        """Names this store's spool on this machine (``claude_wrap.flush_pending``)."""
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.Lock()
 
@@ -103,7 +107,7 @@ class SQLiteSessionStore(SessionStore):
         if not entries:
             return
         pk, sid, sub = key_parts(key)
-        rows = [(pk, sid, sub, json.dumps(e, ensure_ascii=False, separators=(",", ":"))) for e in entries]
+        rows = [(pk, sid, sub, json_text(e)) for e in entries]
 
         def write(conn: sqlite3.Connection) -> None:
             conn.execute("BEGIN IMMEDIATE")
@@ -232,6 +236,6 @@ def _fold(conn: sqlite3.Connection, key: SessionKey, entries: list[SessionStoreE
     conn.execute(
         "INSERT INTO session_summaries VALUES (?, ?, ?, ?) "
         "ON CONFLICT DO UPDATE SET mtime = excluded.mtime, data = excluded.data",
-        (pk, sid, mtime, json.dumps(summary["data"], ensure_ascii=False, separators=(",", ":"))),
+        (pk, sid, mtime, json_text(summary["data"])),
     )
     return mtime

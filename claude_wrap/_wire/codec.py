@@ -41,6 +41,7 @@ import msgspec.json
 from claude_wrap._exceptions import CLIJSONDecodeError
 from claude_wrap._wire.messages import (
     AssistantMessage,
+    CallbackTimeoutMessage,
     ContentBlock,
     ConversationResetMessage,
     DeferredToolUse,
@@ -68,6 +69,7 @@ from claude_wrap._wire.messages import (
     UnknownMessage,
     UserMessage,
 )
+from claude_wrap._wire.nesting import MAX_NESTING, TOO_DEEP_TEXT, may_nest_too_deep, nests_too_deep, pruned
 from claude_wrap._wire.shapes import (
     WireAssistantError,
     WireOrigin,
@@ -78,6 +80,7 @@ from claude_wrap._wire.shapes import (
 
 __all__ = [
     "ControlCancel",
+    "ControlRequest",
     "ControlRequestIn",
     "ControlResponseIn",
     "Frame",
@@ -313,6 +316,17 @@ def _mirror_error(subtype: str, data: dict[str, Any]) -> SystemMessage:
     return MirrorErrorMessage(subtype, data, data.get("key"), data.get("error", ""))
 
 
+def _callback_timeout(subtype: str, data: dict[str, Any]) -> SystemMessage:
+    timeout = data.get("timeout")
+    return CallbackTimeoutMessage(
+        subtype,
+        data,
+        str(data.get("callback", "")),
+        float(timeout) if isinstance(timeout, (int, float)) else 0.0,
+        _opt_str(data.get("tool_use_id")),
+    )
+
+
 # The keys the task subtypes require, checked against the decoded frame; the
 # message then takes the frame's own values.
 
@@ -367,6 +381,7 @@ _SYSTEM_SUBTYPES: dict[str, Callable[[str, dict[str, Any]], SystemMessage]] = {
     "hook_started": _hook_event,
     "hook_response": _hook_event,
     "mirror_error": _mirror_error,
+    "callback_timeout": _callback_timeout,
 }
 
 
@@ -507,10 +522,57 @@ class _Control(msgspec.Struct, tag_field="type"):
 
 
 class ControlRequestIn(_Control, tag="control_request"):
-    """A request the binary sends us; ``request`` is decoded by the protocol layer."""
+    """A request the binary sends us, as it is on the wire; it builds a ``ControlRequest``."""
 
     request: msgspec.Raw
-    request_id: str | None = None
+    request_id: Union[str, int, None] = None
+
+    def build(self, line: bytes) -> Frame:
+        try:
+            body = _any_decoder.decode(self.request)
+        except msgspec.DecodeError as exc:  # the envelope's pass skips strings unchecked
+            repaired = without_lone_surrogates(line)
+            if repaired is not None:
+                return _decode(repaired, False)  # type: ignore[return-value]  # a control request again
+            request = _unreadable_request(line, exc)
+            assert request is not None  # the line decoded as a control request
+            return request
+        return ControlRequest.of(self.request_id, body)
+
+
+class ControlRequest:
+    """A request from the binary, ready to be answered.
+
+    ``error`` is set when it cannot be served as it stands (its body nested
+    too deep, was no object, did not decode): it is refused, not handed to
+    a callback. ``request_id`` is what the answer must carry; ``None`` when
+    it could not be read, and then no answer can reach the binary.
+    """
+
+    __slots__ = ("request_id", "subtype", "body", "error")
+
+    def __init__(
+        self, request_id: str | int | None, subtype: str | None, body: dict[str, Any], error: str | None = None
+    ) -> None:
+        self.request_id = request_id
+        self.subtype = subtype
+        self.body = body
+        self.error = error
+
+    @classmethod
+    def of(cls, request_id: Any, body: Any, error: str | None = None) -> ControlRequest:
+        """From a decoded request id and body, checking their shapes."""
+        if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
+            request_id, error = None, error or "the request has no request_id"
+        if not isinstance(body, dict):
+            body, error = {}, error or "the request is not a JSON object"
+        subtype = body.get("subtype")
+        if not isinstance(subtype, str):
+            subtype, error = None, error or "the request has no subtype"
+        return cls(request_id, subtype, body, error)
+
+    def __repr__(self) -> str:
+        return f"ControlRequest({self.request_id!r}, {self.subtype!r}, error={self.error!r})"
 
 
 class _ControlResponseBody(msgspec.Struct):
@@ -534,6 +596,7 @@ class ControlCancel(_Control, tag="control_cancel_request"):
 
 
 _CONTROL_TYPES = frozenset({ControlRequestIn, ControlResponseIn, ControlCancel})
+_CONTROL_FRAMES = frozenset({ControlRequest, ControlResponseIn, ControlCancel})
 
 _WireFrame = Union[
     _StreamEventFrame,
@@ -554,7 +617,7 @@ _WIRE_TYPES: dict[str, type[_Frame] | type[_Control]] = {
     for t in _WireFrame.__args__  # type: ignore[attr-defined]
 }
 
-Frame = Union[Message, ControlRequestIn, ControlResponseIn, ControlCancel]
+Frame = Union[Message, ControlRequest, ControlResponseIn, ControlCancel]
 """What one stdout line decodes to."""
 
 _frame_decoder = msgspec.json.Decoder(_WireFrame)
@@ -592,11 +655,29 @@ def decode_frame(line: bytes, *, keep_unrecognized: bool = False) -> Frame | Non
     ``keep_unrecognized`` says (the caller decides whether to pass it on);
     the flag decides whether content blocks the official package does not
     model are kept or dropped. Raises ``CLIJSONDecodeError`` only for a line
-    that is not JSON at all (invalid UTF-8 too), nested too deeply, or not a
-    JSON object; a frame that does not fit its type comes back as
-    ``UnknownMessage`` with ``error`` set. Lone surrogate escapes read as
-    U+FFFD.
+    that is not JSON at all (invalid UTF-8 too) or not a JSON object; a
+    frame that does not fit its type comes back as ``UnknownMessage`` with
+    ``error`` set. Lone surrogate escapes read as U+FFFD.
+
+    A line nested deeper than ``MAX_NESTING`` is decoded with the values
+    below that depth read as ``TOO_DEEP_TEXT`` (``_wire.nesting``); a request
+    comes back with ``error`` set, to be refused. A control request that cannot be decoded at all
+    still comes back as a ``ControlRequest`` (its ``request_id``, if it can
+    be read, and ``error``), so that it gets an answer.
     """
+    if may_nest_too_deep(line):
+        try:
+            too_deep = nests_too_deep(_any_decoder.decode(line))
+        except RecursionError:
+            too_deep = True
+        except msgspec.DecodeError:
+            too_deep = False  # not JSON: the typed pass says what is wrong
+        if too_deep:
+            return _decode_pruned(line, keep_unrecognized)
+    return _decode(line, keep_unrecognized)
+
+
+def _decode(line: bytes, keep_unrecognized: bool) -> Frame | None:
     if line.startswith(_SYSTEM_PREFIX):
         # The binary writes "type" first. A system message holds the whole
         # frame as a dict anyway, so one generic pass is all it takes.
@@ -607,14 +688,12 @@ def decode_frame(line: bytes, *, keep_unrecognized: bool = False) -> Frame | Non
                 return _system_message(subtype, data)
         except msgspec.ValidationError as exc:
             return _malformed(data, exc)
-        except (msgspec.DecodeError, RecursionError, KeyError, TypeError):
+        except (msgspec.DecodeError, KeyError, TypeError):
             pass  # the general path says what is wrong
     try:
         wire = _frame_decoder.decode(line)
     except msgspec.ValidationError:
         return _decode_slow(line, keep_unrecognized)
-    except RecursionError as exc:
-        raise _bad_line(line, exc) from exc
     except msgspec.DecodeError as exc:
         if not line.strip():
             return None
@@ -627,14 +706,68 @@ def decode_frame(line: bytes, *, keep_unrecognized: bool = False) -> Frame | Non
         return _malformed(_any_decoder.decode(line), exc)
 
 
+def _decode_pruned(line: bytes, keep: bool) -> Frame | None:
+    """A line nested too deep, decoded with each value below the limit
+    replaced by ``TOO_DEEP_TEXT``: a message keeps its type (a result must
+    still end its turn), a request is marked, to be refused."""
+    why = f"the frame nests deeper than {MAX_NESTING} levels"
+    try:
+        frame = _decode(pruned(line), keep)
+    except CLIJSONDecodeError as exc:  # cut off inside the deep part
+        request = _unreadable_request(line, exc.original_error)
+        if request is not None:
+            return request
+        raise
+    if type(frame) is ControlRequest:
+        frame.error = frame.error or why
+    elif type(frame) not in _CONTROL_FRAMES and frame is not None:
+        log.warning("claude_wrap: %s; its deepest values read as %r", why, TOO_DEEP_TEXT)
+    return frame
+
+
+def _type_of(line: bytes) -> str | None:
+    match = _TYPE_FIELD.match(line)
+    return match.group(1).decode() if match else None
+
+
+# How the binary starts every frame: its type first (and a request's id next).
+_TYPE_FIELD = re.compile(rb'\s*\{\s*"type"\s*:\s*"([a-z_]+)"')
+_REQUEST_ID_FIELD = re.compile(rb'\s*\{\s*"type"\s*:\s*"control_request"\s*,\s*"request_id"\s*:\s*"([^"\\]*)"')
+
+
 def _decode_repaired(line: bytes, error: msgspec.DecodeError, keep: bool) -> Frame | None:
     """Decode ``line`` again without its lone surrogates, or raise ``error``
-    as a ``CLIJSONDecodeError`` when it has none."""
+    as a ``CLIJSONDecodeError`` when it has none (a control request still
+    comes back, to be refused: see ``_unreadable_request``)."""
     repaired = without_lone_surrogates(line)
     if repaired is None:
+        request = _unreadable_request(line, error)
+        if request is not None:
+            return request
         raise _bad_line(line, error) from error
     log.debug("claude_wrap: a stdout line held lone UTF-16 surrogates; they read as U+FFFD")
     return decode_frame(repaired, keep_unrecognized=keep)
+
+
+def _unreadable_request(line: bytes, error: Exception) -> ControlRequest | None:
+    """A control request that is no valid JSON (invalid UTF-8, cut off): as
+    much of it as can be read, with ``error`` saying why, so that it is
+    refused rather than left unanswered; ``None`` for any other line.
+
+    Read with invalid UTF-8 replaced if that makes it decode; else only the
+    id the binary writes right after the type, before anything the model
+    wrote."""
+    if _type_of(line) != "control_request":
+        return None
+    why = f"the request could not be decoded: {error}"
+    try:
+        data = _any_decoder.decode(line.decode("utf-8", "replace"))
+    except (msgspec.DecodeError, RecursionError):
+        match = _REQUEST_ID_FIELD.match(line)
+        return ControlRequest(match.group(1).decode() if match else None, None, {}, why)
+    if not isinstance(data, dict):
+        return ControlRequest(None, None, {}, why)
+    return ControlRequest.of(data.get("request_id"), data.get("request"), why)
 
 
 # A JSON string escape: a surrogate pair, a lone high or low surrogate, or any
@@ -689,7 +822,7 @@ def decode_line(line: bytes, *, keep_unrecognized: bool = False) -> Message | No
     """
     frame = decode_frame(line, keep_unrecognized=keep_unrecognized)
     kind = type(frame)
-    if kind in _CONTROL_TYPES or (kind is UnknownMessage and not keep_unrecognized and is_unrecognized(frame)):
+    if kind in _CONTROL_FRAMES or (kind is UnknownMessage and not keep_unrecognized and is_unrecognized(frame)):
         return None
     return frame  # type: ignore[return-value]  # not a control frame
 
@@ -708,8 +841,6 @@ def is_unrecognized(frame: object) -> bool:
 def _decode_slow(line: bytes, keep: bool) -> Frame:
     try:
         data = _any_decoder.decode(line)
-    except RecursionError as exc:
-        raise _bad_line(line, exc) from exc
     except msgspec.DecodeError as exc:  # the typed pass stopped before the bad part
         frame = _decode_repaired(line, exc, keep)
         assert frame is not None  # a blank line is no object
@@ -727,6 +858,9 @@ def _decode_slow(line: bytes, keep: bool) -> Frame:
         try:  # a control frame that failed once fails again, saying why
             _frame_decoder.decode(line)
         except msgspec.ValidationError as exc:
+            if wire_type is ControlRequestIn:
+                # Answered all the same, refused: an unanswered request hangs the run.
+                return ControlRequest.of(data.get("request_id"), data.get("request"), f"malformed request: {exc}")
             return _malformed(data, exc)
         raise AssertionError("unreachable: the fast path rejected this line")  # pragma: no cover
     extras: dict[int, ContentBlock] = {}

@@ -29,6 +29,7 @@ from typing_extensions import NotRequired, ReadOnly, Required, TypedDict
 from claude_wrap._wire.shapes import BackgroundTaskSummary, SessionCronSummary
 
 __all__ = [
+    "DECIDING_HOOK_EVENTS",
     "HOOK_EVENTS",
     "KNOWN_HOOK_EVENTS",
     "HookEffort",
@@ -100,6 +101,7 @@ __all__ = [
     "WorktreeCreateHookSpecificOutput",
     "WorktreeRemoveHookInput",
     "hook_output_to_wire",
+    "refusal_output",
 ]
 
 # --------------------------------------------------------------------------- events
@@ -930,3 +932,23 @@ def hook_output_to_wire(output: Any) -> dict[str, Any]:
             error reply carries. Return ``{}`` for "no opinion".
     """
     return {_WIRE_RENAMES.get(key, key): value for key, value in output.items()}
+
+
+DECIDING_HOOK_EVENTS: frozenset[str] = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
+"""The events whose answer decides whether something happens: a tool runs,
+a prompt starts a turn. A callback of these that we could not let finish
+refuses (``refusal_output``) instead of leaving the call to the binary."""
+
+
+def refusal_output(event: str, reason: str) -> dict[str, Any] | None:
+    """The answer that refuses what a hook of ``event`` decides: the tool is
+    denied, the prompt blocked, with ``reason`` shown; ``None`` for the
+    other events, where no answer is the safe one."""
+    if event == "PreToolUse":
+        decision = {"hookEventName": event, "permissionDecision": "deny", "permissionDecisionReason": reason}
+        return {"hookSpecificOutput": decision}
+    if event == "PermissionRequest":
+        return {"hookSpecificOutput": {"hookEventName": event, "decision": {"behavior": "deny", "message": reason}}}
+    if event == "UserPromptSubmit":
+        return {"decision": "block", "reason": reason}
+    return None

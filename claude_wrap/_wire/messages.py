@@ -51,6 +51,7 @@ from claude_wrap._wire.shapes import (
 )
 
 __all__ = [
+    "CallbackTimeoutMessage",
     "AssistantMessage",
     "CitationsDelta",
     "ContentBlock",
@@ -353,6 +354,25 @@ class MirrorErrorMessage(SystemMessage):
 
     key: SessionKey | None = None
     error: str = ""
+
+
+@dataclass
+class CallbackTimeoutMessage(SystemMessage):
+    """``system/callback_timeout``: a callback of ours (a hook,
+    ``can_use_tool``, an in-process MCP tool, a dialog) outlived
+    ``callback_timeout``. Made by the library, never by the binary, and only
+    when that option is set.
+
+    ``callback`` names it (``"PreToolUse hook guard"``, ``"tool 'search'"``),
+    ``timeout`` is the limit in seconds, ``tool_use_id`` the tool call it was
+    about, if any. What was answered in its place: a deciding callback
+    refused (the tool denied, the prompt blocked), a tool failed with an
+    error result, any other hook counted as no opinion.
+    """
+
+    callback: str = ""
+    timeout: float = 0.0
+    tool_use_id: str | None = None
 
 
 @dataclass

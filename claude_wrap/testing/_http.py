@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
 
+from claude_wrap._wire.nesting import pruned
 from claude_wrap.testing._replies import (
     Reply,
     encode_sse,
@@ -115,6 +116,11 @@ class _Handler(BaseHTTPRequestHandler):
             parsed = json.loads(raw) if raw else {}
         except ValueError:
             parsed = {}
+        except RecursionError:
+            # A request carrying a deeply nested tool input (a test of hostile
+            # input): recorded with the deep values cut out, as the library
+            # reads such lines.
+            parsed = json.loads(pruned(raw))
         body: dict[str, Any] = parsed if isinstance(parsed, dict) else {}
         plan = self.server.scripted._plan(
             method=self.command,

@@ -89,11 +89,25 @@ class ScriptedThinking:
 
 @dataclass(frozen=True)
 class ScriptedToolUse:
-    """A ``tool_use`` content block; ``id`` defaults to a per-server counter."""
+    """A ``tool_use`` content block; ``id`` defaults to a per-server counter.
+
+    ``input_json``, when set, is the input's JSON text exactly as the model
+    streams it, in place of ``input``: for inputs no dict can hold, such as
+    one nested thousands of levels deep (what a prompt injection may ask the
+    model to write).
+    """
 
     name: str
     input: Mapping[str, Any] = field(default_factory=dict)
     id: str | None = None
+    input_json: str | None = None
+
+    @property
+    def input_text(self) -> str:
+        """The input as the model streams it."""
+        if self.input_json is not None:
+            return self.input_json
+        return json.dumps(dict(self.input), ensure_ascii=False)
 
 
 #: One content block of a scripted message.
@@ -108,8 +122,8 @@ def _as_block(item: ScriptedBlock | str) -> ScriptedBlock:
 class Reply:
     """One scripted answer of the fake Messages API.
 
-    Build replies with the class methods (`text`, `tool_use`, `thinking`,
-    `message`, `error`, `stall`) and adjust them with the chainable methods
+    Build replies with the class methods (`text`, `tool_use`,
+    `structured_output`, `thinking`, `message`, `error`, `stall`) and adjust them with the chainable methods
     (`with_usage`, `slow`, `chunked`, `match_any`, `match_if`, `repeat`,
     `sticky`, `stall_after`); every method returns a new reply.
     """
@@ -169,11 +183,25 @@ class Reply:
         id: str | None = None,  # shadows a builtin on purpose: the API's field name
         text: str | None = None,
         usage: Usage | None = None,
+        input_json: str | None = None,
     ) -> Reply:
-        """A message calling one tool, optionally preceded by a text block."""
-        block = ScriptedToolUse(name, dict(input or {}), id)
+        """A message calling one tool, optionally preceded by a text block.
+
+        ``input_json`` streams that exact JSON text as the input instead of
+        ``input`` (see ``ScriptedToolUse``)."""
+        block = ScriptedToolUse(name, dict(input or {}), id, input_json)
         blocks: tuple[ScriptedBlock, ...] = (block,) if text is None else (ScriptedText(text), block)
         return cls.message(*blocks, usage=usage)
+
+    @classmethod
+    def structured_output(cls, value: Mapping[str, Any], *, usage: Usage | None = None) -> Reply:
+        """The model's answer under ``output_format`` / ``output_type``: it
+        calls the ``StructuredOutput`` tool the binary gives it, with
+        ``value`` as the input. The binary checks ``value`` against the
+        schema and ends the turn with a ``ResultMessage`` whose
+        ``structured_output`` is ``value`` (one that does not fit is sent
+        back to the model as a tool error, so script another reply)."""
+        return cls.tool_use("StructuredOutput", value, usage=usage)
 
     @classmethod
     def thinking(
@@ -311,18 +339,19 @@ def content_json(block: ScriptedBlock) -> JSONObject:
         "type": "tool_use",
         "id": block.id,
         "name": block.name,
-        "input": dict(block.input),
+        "input": dict(block.input) if block.input_json is None else json.loads(block.input_json),
     }
 
 
-def message_json(reply: Reply, *, message_id: str, model: str) -> JSONObject:
-    """The non-streaming response body for a message reply."""
+def message_json(reply: Reply, *, message_id: str, model: str, content: bool = True) -> JSONObject:
+    """The non-streaming response body for a message reply (``content=False``:
+    without its blocks, as a stream's ``message_start`` has it)."""
     return {
         "id": message_id,
         "type": "message",
         "role": "assistant",
         "model": reply.model or model,
-        "content": [content_json(b) for b in reply.blocks],
+        "content": [content_json(b) for b in reply.blocks] if content else [],
         "stop_reason": reply.effective_stop_reason,
         "stop_sequence": None,
         "usage": reply.usage.as_dict(),
@@ -343,8 +372,7 @@ def error_json(reply: Reply, *, request_id: str) -> JSONObject:
 
 def sse_events(reply: Reply, *, message_id: str, model: str) -> list[tuple[str, JSONObject]]:
     """The (event name, data) pairs of a streamed message reply, in order."""
-    start_message = message_json(reply, message_id=message_id, model=model)
-    start_message["content"] = []
+    start_message = message_json(reply, message_id=message_id, model=model, content=False)
     start_message["stop_reason"] = None
     # The real API reports a token or so at message_start and the final count
     # in message_delta; clients take the last value.
@@ -388,7 +416,7 @@ def _block_events(index: int, block: ScriptedBlock, size: int) -> list[tuple[str
         deltas.append(delta({"type": "signature_delta", "signature": block.signature}))
     else:
         start = {"type": "tool_use", "id": block.id, "name": block.name, "input": {}}
-        raw = json.dumps(dict(block.input), ensure_ascii=False)
+        raw = block.input_text
         deltas = [delta({"type": "input_json_delta", "partial_json": p}) for p in _pieces(raw, size, at_least=3)]
     return [
         (

@@ -71,8 +71,15 @@ class ScriptedModel:
         count_tokens: int = 10,
         side_reply: Reply | None = None,
         on_request: Callable[[RecordedRequest], None] | None = None,
+        api_key: str | None = None,
     ) -> None:
-        """Create a stopped model with ``replies`` already queued."""
+        """Create a stopped model with ``replies`` already queued.
+
+        ``api_key``: the only key it accepts (``x-api-key``, or a bearer
+        token); any other request gets the real API's 401
+        ``authentication_error``, for tests of a wrong key. ``None`` (the
+        default) accepts any."""
+        self._api_key = api_key
         self._host = host
         self._requested_port = port
         self._count_tokens = count_tokens
@@ -232,6 +239,23 @@ class ScriptedModel:
         """Main-loop requests that found nothing queued and got `NO_REPLY_TEXT`."""
         return [r for r in self.requests if r.unexpected]
 
+    def check_script(self) -> None:
+        """Raise ``AssertionError`` if the script and the run did not meet:
+        a reply never used (sticky ones may stay unused), or a main-loop
+        request that found no reply (and got ``NO_REPLY_TEXT``). Saying
+        which, so a test that asked less, or more, of the model than it
+        scripted fails with the reason."""
+        unused = [r for r in self.pending if r.count is not None]
+        unexpected = self.unexpected
+        problems = []
+        if unused:
+            problems.append(f"{len(unused)} scripted replies were never used: {unused!r}")
+        if unexpected:
+            asked = [r.last_user_text for r in unexpected]
+            problems.append(f"{len(unexpected)} main-loop requests found no reply (last user text: {asked!r})")
+        if problems:
+            raise AssertionError("; ".join(problems))
+
     @property
     def errors(self) -> list[str]:
         """Tracebacks of unexpected server-side errors (should stay empty)."""
@@ -302,8 +326,14 @@ class ScriptedModel:
         def fixed(status: int, payload: Mapping[str, Any]) -> ReplyPlan:
             return ReplyPlan(Reply.text(""), request_id, "", model, False, status, payload)
 
+        if self._api_key is not None and not _carries_key(record.headers, self._api_key):
+            rejected = Reply.error(401, "invalid x-api-key", error_type="authentication_error")
+            return fixed(401, error_json(rejected, request_id=request_id))
         if record.method == "POST" and record.is_count_tokens:
             return fixed(200, {"input_tokens": self._count_tokens})
+        if record.method == "GET" and record.endpoint == "/v1/models":
+            listed = [{"type": "model", "id": model, "display_name": model, "created_at": "2026-01-01T00:00:00Z"}]
+            return fixed(200, {"data": listed, "has_more": False, "first_id": model, "last_id": model})
         if record.method != "POST" or record.endpoint != "/v1/messages":
             not_found = Reply.error(404, f"scripted model: no route for {record.method} {record.endpoint}")
             return fixed(404, error_json(not_found, request_id=request_id))
@@ -346,3 +376,7 @@ class ScriptedModel:
 
 
 _NO_REPLY = Reply.text(NO_REPLY_TEXT)
+
+
+def _carries_key(headers: Mapping[str, str], key: str) -> bool:
+    return headers.get("x-api-key") == key or headers.get("authorization") == f"Bearer {key}"

@@ -9,6 +9,9 @@ compared with the other side's:
     every message the program received, in order, and its ``twin.note``
     values, in order (apart: a note from a hook or a permission callback
     races the message the program is reading at the time);
+``warnings``
+    each warning it was shown: its class, the class's MRO names, its text
+    (programs filter warnings by class and by text);
 ``stdout``, ``stderr``
     what it printed, line by line;
 ``spawns``
@@ -284,6 +287,7 @@ def observe(side: SideResult) -> dict[str, Any]:
         "exception": record.get("exception"),
         "messages": [e["message"] for e in record.get("events", []) if "message" in e],
         "notes": [e for e in record.get("events", []) if "note" in e],
+        "warnings": [e for e in record.get("events", []) if "warning" in e],
         "stdout": side.stdout,
         "stderr": _stderr(side.stderr),
         "spawns": [_spawn(s) for s in side.spawns],
@@ -304,6 +308,7 @@ SECTIONS: tuple[str, ...] = (
     "exception",
     "messages",
     "notes",
+    "warnings",
     "stdout",
     "stderr",
     "spawns",

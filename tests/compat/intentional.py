@@ -97,21 +97,28 @@ INTENTIONAL: tuple[Intentional, ...] = (
         "claude_wrap raises it without logging it a second time",
     ),
     Intentional(
-        "own-hook_pretooluse_decisions",
-        "stderr",
-        "CanUseToolShadowedWarning, raised in the same case, is worded in claude_wrap's own words",
-    ),
-    Intentional(
         "own-options_accepts",
         "stderr",
         "options the official package accepts without a word, but which the binary ignores or refuses, "
         "raise an OptionsWarning here (still accepted)",
     ),
     Intentional(
+        "own-options_accepts",
+        "warnings[*]",
+        "the same OptionsWarnings, as warnings (a class of our own: no official filter matches it)",
+        ours='*"warning": "OptionsWarning"*',
+    ),
+    Intentional(
         "own-hook_matcher_shapes",
         "stderr",
         "a hook event name this version does not know raises an OptionsWarning (the hook is still sent, as "
         "the official package sends it)",
+    ),
+    Intentional(
+        "own-hook_matcher_shapes",
+        "warnings[*]",
+        "the same OptionsWarning, as a warning",
+        ours='*"warning": "OptionsWarning"*',
     ),
     Intentional(
         "own-session_resume",

@@ -6,7 +6,7 @@ programs, so the twin harness does not run them; their specs (``"adapter"``:
 the backend) bring them here. Each is loaded from the unpacked sdist, as a
 user's copy would be, against a real backend the tests start (Redis and
 PostgreSQL servers, moto's S3 server), by one program that runs on each
-package (tests/_official.py; ``claude_agent_sdk`` is the package under
+package (tests/support/_official.py; ``claude_agent_sdk`` is the package under
 test, as in the harness):
 
 * the package's own conformance kit passes on the adapter;

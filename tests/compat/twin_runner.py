@@ -22,7 +22,9 @@ What it does to the program's world, and nothing more:
   calls the other), and a module ``twin`` offers ``note(label, value)`` for
   programs to record what other calls return, and ``await
   main_requests(n)`` to wait until the scripted model got n main-loop
-  requests.
+  requests;
+* both: each warning the program is shown is recorded (class, MRO, text)
+  before it is shown as usual.
 
 The record (JSON) holds the events in order and the exception that ended the
 program, if any; the full traceback goes to ``OUT.json.traceback`` because its
@@ -229,6 +231,22 @@ async def main_requests(count: int = 1, timeout: float = 60.0) -> None:
             await anyio.sleep(0.05)
 
 
+def _record_warnings() -> None:
+    """Record each warning the program is shown (its class, the class's
+    MRO, its text) and show it as before: programs filter warnings by class
+    and by text, so both must be the same on both sides."""
+    import warnings
+
+    show = warnings.showwarning
+
+    def showwarning(message: Any, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        mro = [k.__name__ for k in category.__mro__]
+        RECORDER.events.append({"warning": category.__name__, "mro": mro, "text": str(message)})
+        show(message, category, *args, **kwargs)
+
+    warnings.showwarning = showwarning
+
+
 def _install_note_module() -> None:
     module = types.ModuleType(
         "twin", "For programs under the twin harness: note(label, value), await main_requests(n)."
@@ -353,6 +371,7 @@ def main() -> int:
     package = _prepare_ours(args.ours_root) if args.side == OURS else _prepare_official()
     _install_recording(package)
     _install_note_module()
+    _record_warnings()
 
     record: dict[str, Any] = {"events": RECORDER.events, "exception": None}
     code = 0

@@ -26,6 +26,7 @@ from _e2e import Options, bash, run, tool_results
 
 from claude_wrap import (
     AssistantMessage,
+    CallbackTimeoutMessage,
     ClaudeAgentOptions,
     ClaudeSDKClient,
     HookMatcher,
@@ -139,10 +140,11 @@ async def test_a_blocking_sync_callback_ends_at_callback_timeout(
     assert not returned.is_set()  # the run did not wait for the callback
     assert not (workdir / "allowed.txt").exists()
     result = tool_results(messages)[0]
-    # The binary words a failed hook its own way, without our reason.
-    says = "callback_timeout" if kind == "can_use_tool" else 'blocking because onFailure is "block"'
-    assert result.is_error and says in str(result.content)
+    # Both deny, and the model reads why.
+    assert result.is_error and "did not finish within 1 s (callback_timeout)" in str(result.content)
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "ok"
+    (notice,) = [m for m in messages if isinstance(m, CallbackTimeoutMessage)]
+    assert notice.timeout == 1 and notice.tool_use_id == result.tool_use_id
 
 
 @CALLBACK_KINDS

@@ -12,8 +12,8 @@ unique marker, and cancels it at a point hypothesis picks:
 * while the tool's process runs (``tool``).
 
 After each example, /proc must show neither the binary (nothing left with
-the example's cwd) nor the tool command (nothing with the marker in its
-argv) within a bound. Four test instances (query / client x asyncio / trio)
+the example's cwd) nor the tool's commands (nothing with the marker in its
+argv, the one the tool left running detached included) within a bound. Four test instances (query / client x asyncio / trio)
 run 25 examples each: the issue's 100 repetitions. Generation is
 derandomized, so CI runs the same examples every time.
 """
@@ -87,7 +87,10 @@ class Run:
 
     def script(self, model: ScriptedModel, turns: int) -> None:
         sleep = 60 if self.kind == "tool" else 0.2
-        command = f"python3 -c 'import time; time.sleep({sleep})' {self.marker}"
+        # A detached child first (a session of its own, its parent shell gone
+        # at once): the close must find it too.
+        detached = f"(setsid python3 -c 'import time; time.sleep(300)' {self.marker}-detached >/dev/null 2>&1 &)"
+        command = f"{detached}; python3 -c 'import time; time.sleep({sleep})' {self.marker}"
         model.add(Reply.tool_use("Bash", {"command": command, "description": "wait"}), Reply.text("done"))
         for i in range(1, turns):
             model.add(Reply.text(f"turn {i + 1}"))

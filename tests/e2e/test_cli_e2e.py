@@ -152,8 +152,25 @@ def test_doctor_good_setup(cli_env: dict[str, str], cli_path: str, scripted_mode
     assert "✓ auth        ANTHROPIC_API_KEY is set" in out
     assert "sk-test" not in out  # never the value
     assert f"✓ API         {scripted_model.base_url} (ANTHROPIC_BASE_URL) answers (HTTP " in out
+    assert "✓ key         ANTHROPIC_API_KEY accepted" in out
     assert f"✓ config dir  {cli_env['CLAUDE_CONFIG_DIR']} (CLAUDE_CONFIG_DIR; exists)" in out
     assert out.rstrip().endswith("all good")
+    (asked,) = [r for r in scripted_model.requests if r.headers.get("x-api-key")]
+    assert asked.endpoint == "/v1/models"  # one cheap authenticated request, no model call
+
+
+def test_doctor_says_a_rejected_key_is_rejected(cli_env: dict[str, str], tmp_path: Path) -> None:
+    with ScriptedModel(api_key="sk-the-right-one") as strict:
+        env = dict(cli_env, ANTHROPIC_BASE_URL=strict.base_url)
+        proc = _cli("doctor", env=env)
+        offline = _cli("doctor", "--offline", env=env)
+    assert proc.returncode == 1
+    assert "✗ key         ANTHROPIC_API_KEY rejected (HTTP 401: invalid x-api-key)" in proc.stdout
+    assert "problems: key" in proc.stdout
+    assert "sk-test" not in proc.stdout
+    # --offline sends nothing, and says what it did not check.
+    assert offline.returncode == 0, offline.stdout
+    assert "! key         not checked (--offline)" in offline.stdout and "not checked (--offline)" in offline.stdout
 
 
 def test_doctor_broken_setup(cli_env: dict[str, str], tmp_path: Path) -> None:
@@ -190,7 +207,7 @@ def test_doctor_json(cli_env: dict[str, str], cli_path: str) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads(proc.stdout)
     assert report["ok"] is True
-    assert [c["check"] for c in report["checks"]] == ["binary", "version", "auth", "API", "config dir"]
+    assert [c["check"] for c in report["checks"]] == ["binary", "version", "auth", "API", "key", "config dir"]
     assert report["checks"][0] == {"check": "binary", "status": "ok", "detail": f"{cli_path} (from $CLAUDE_WRAP_CLI)"}
 
     broken = _cli("doctor", "--json", "--timeout", "1", env=dict(cli_env, CLAUDE_WRAP_CLI="/nonexistent"))

@@ -277,7 +277,11 @@ async def test_can_use_tool_deny_with_message_and_with_interrupt(
     assert not (workdir / "a.txt").exists() and not (workdir / "b.txt").exists()
     # interrupt=True ends the turn without another model call
     assert len(scripted_model.main_requests) == 3
-    assert info.value.terminal_reason == "aborted_tools"
+    # The binary asks as soon as the tool call is complete, while the rest of
+    # the reply may still be streaming: a deny that lands before the reply's
+    # end aborts the stream, one that lands after aborts the tools. Both are
+    # the interrupt; which one is the binary's timing, not ours.
+    assert info.value.terminal_reason in ("aborted_tools", "aborted_streaming")
 
 
 async def test_can_use_tool_updated_permissions_persist(

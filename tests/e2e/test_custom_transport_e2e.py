@@ -1,6 +1,6 @@
 """A ``Transport`` written for the official package works here unchanged.
 
-``tests/_pipe_transport.py`` is such a transport: it starts the real binary
+``tests/support/_pipe_transport.py`` is such a transport: it starts the real binary
 itself and yields parsed dicts. It runs here under both anyio backends, and
 the same file runs under the official package in its own interpreter; both
 must see the same messages, hooks and permission prompts.
@@ -66,9 +66,11 @@ async def test_an_official_style_transport_runs_query_and_client(
 
 def _run_program(python: Path, package: str, scripted_model: ScriptedModel, cli: str, home: Path, cwd: Path) -> Any:
     config = {"cli": cli, "env": scripted_model.env(home), "cwd": str(cwd)}
-    env = dict(os.environ, SDK_PACKAGE=package, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]))
+    env = dict(
+        os.environ, SDK_PACKAGE=package, PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests" / "support")])
+    )
     proc = subprocess.run(
-        [str(python), str(ROOT / "tests" / "_pipe_transport.py"), json.dumps(config)],
+        [str(python), str(ROOT / "tests" / "support" / "_pipe_transport.py"), json.dumps(config)],
         capture_output=True,
         text=True,
         env=env,

@@ -1,6 +1,6 @@
 """Every Python block of README.md and docs/ runs as a user's script, the
 real binary pointed at the scripted model through the environment (see
-``tests/_docs.py`` for how a block says what the model answers and what it
+``tests/support/_docs.py`` for how a block says what the model answers and what it
 must print)."""
 
 from __future__ import annotations

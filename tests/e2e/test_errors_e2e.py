@@ -98,3 +98,20 @@ async def test_settings_that_cannot_be_loaded_refuse_to_start(make_options: Opti
     with pytest.raises(CLIConnectionError, match=r"^Failed to load settings: ") as info:
         await run("hi", options)
     assert isinstance(info.value.__cause__, ValueError)  # the file was found, and is not JSON
+
+
+async def test_a_key_the_api_rejects_ends_the_run_with_an_authentication_error(tmp_path: Path) -> None:
+    # The API answers 401 to every request (a wrong or revoked key): the
+    # binary does not retry it, and the run ends with the typed error.
+    from claude_wrap import AuthenticationError, ClaudeAgentOptions, ResultError
+    from claude_wrap.testing import ScriptedModel
+
+    with ScriptedModel(api_key="sk-the-right-one") as model:
+        options = ClaudeAgentOptions(env=model.env(tmp_path / "home"), cwd=tmp_path, setting_sources=[])
+        with pytest.raises(AuthenticationError) as info:
+            await run("hi", options, limit=60)
+    error = info.value
+    assert isinstance(error, ResultError) and error.api_error_status == 401
+    # The binary words the result itself ("Invalid API key ..."); our hint follows.
+    assert "Invalid API key" in str(error) and "\nhint: the API rejected the credentials (HTTP 401)" in str(error)
+    assert error.result_message is not None and error.result_message.is_error

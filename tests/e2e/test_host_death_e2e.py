@@ -11,8 +11,11 @@ environment tag survives, the guard included.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,11 +28,18 @@ pytestmark = pytest.mark.e2e
 LEFTOVER_BOUND = 30.0  # a hang guard: the binary takes a few seconds to stop its tools on SIGTERM
 
 HOST = """
-import json, sys, anyio
+import json, sys, tempfile, anyio
 from claude_wrap import ClaudeAgentOptions, ClaudeSDKClient, query
 
 config = json.loads(sys.argv[1])
-options = ClaudeAgentOptions(env=config["env"], cwd=config["cwd"], setting_sources=[], allowed_tools=["Bash"])
+tempfile.tempdir = config["tmp"]  # where the run's private files go: the test looks there
+options = ClaudeAgentOptions(
+    env=config["env"],
+    cwd=config["cwd"],
+    setting_sources=[],
+    allowed_tools=["Bash"],
+    settings='{"cleanupPeriodDays": 30}',  # inline JSON: a private file for the run
+)
 
 async def main():
     if config["api"] == "query":
@@ -54,10 +64,21 @@ def _sleeper(marker: str) -> str:
 def test_nothing_the_run_started_outlives_a_host_that_dies(
     how: str, api: str, backend: str, scripted_model: ScriptedModel, tmp_path: Path, workdir: Path
 ) -> None:
-    marker = f"claude-wrap-host-death-{os.getpid()}-{backend}-{api}"
-    command = f"({_sleeper(marker + '-bg')} >/dev/null 2>&1 &); {_sleeper(marker + '-fg')}"
+    marker = f"claude-wrap-host-death-{os.getpid()}-{backend}-{api}-{how.replace(' ', '-')}"
+    # One command left in the background, one that also clears its
+    # environment (no tag finds it), one in the foreground.
+    cleared = f"(setsid env -i {sys.executable} -c 'import time; time.sleep(300)' {marker}-cleared >/dev/null 2>&1 &)"
+    command = f"({_sleeper(marker + '-bg')} >/dev/null 2>&1 &); {cleared}; {_sleeper(marker + '-fg')}"
     scripted_model.add(Reply.tool_use("Bash", {"command": command, "description": "wait"}), Reply.text("done"))
-    config = {"env": scripted_model.env(tmp_path / "home"), "cwd": str(workdir), "backend": backend, "api": api}
+    private_tmp = tmp_path / "tmp"
+    private_tmp.mkdir()
+    config = {
+        "env": scripted_model.env(tmp_path / "home"),
+        "cwd": str(workdir),
+        "backend": backend,
+        "api": api,
+        "tmp": str(private_tmp),
+    }
     host = start_python(
         tmp_path / "host.py",
         HOST,
@@ -79,12 +100,19 @@ def test_nothing_the_run_started_outlives_a_host_that_dies(
             what="the commands never started",
         )
         assert processes_where(cmdline_contains=marker + "-bg")
+        wait_until(lambda: processes_where(cmdline_contains=marker + "-cleared"), limit=60, what="no -cleared")
+        assert [p.name for p in private_tmp.iterdir()][0].startswith("claude-wrap-")  # the settings file's folder
         assert guards_of(host.pid)
         kill_host(host, how)
         wait_until(lambda: not carrying(tag), limit=LEFTOVER_BOUND, what="a process of the run outlived the host")
         wait_until(lambda: not guards_of(host.pid), limit=LEFTOVER_BOUND, what="the guard did not exit")
-        assert processes_where(cmdline_contains=marker) == []
+        # The untagged one is killed too; it is gone once its new parent reaps it.
+        wait_until(lambda: not processes_where(cmdline_contains=marker), limit=LEFTOVER_BOUND, what="-cleared lived on")
+        assert list(private_tmp.iterdir()) == []  # the guard removed the run's private files
     finally:
         if host.poll() is None:
             host.kill()
         host.wait()
+        for pid in processes_where(cmdline_contains=marker):  # a failed run's leftovers, not the next test's
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

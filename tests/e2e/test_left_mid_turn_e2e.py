@@ -70,7 +70,9 @@ async def test_the_resumed_session_holds_the_turn_that_was_left(
     how: str, scripted_model: ScriptedModel, make_options: Options, workdir: Path
 ) -> None:
     marker = f"claude-wrap-left-{how}-{id(workdir)}"
-    command = f"sleep 30 && touch finished && echo {marker}"
+    # Not a leading `sleep 30`: the binary refuses that outright ("Blocked:
+    # sleep 30 followed by: ..."), so the tool would not even start.
+    command = f"python3 -c 'import time; time.sleep(30)' && touch finished && echo {marker}"
     scripted_model.add(
         Reply.tool_use("Bash", {"command": command, "description": "slow"}).match_if(
             lambda r: r.last_user_text == "Run the slow command"

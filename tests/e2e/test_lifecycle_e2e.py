@@ -4,7 +4,9 @@ open, in real processes."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -130,3 +132,87 @@ def test_returning_from_inside_the_loop_prints_nothing_and_leaves_no_process(
     assert (proc.returncode, stderr) == (0, "")
     assert stdout.split() == (["ResultMessage"] * 2 if left_at == "result" else ["SystemMessage"] * 2)
     assert processes_where(cwd=workdir) == []
+
+
+def _leaving_behind(marker: str) -> str:
+    """A Bash command that leaves two commands running, each in a session of
+    its own with its parent shell gone; the second also clears its
+    environment, so no run tag finds it."""
+    sleeper = f"-c 'import time; time.sleep(300)' {marker}"
+    return (
+        f"(setsid {sys.executable} {sleeper}-tagged >/dev/null 2>&1 &); "
+        f"(setsid env -i {sys.executable} {sleeper}-untagged >/dev/null 2>&1 &); echo started"
+    )
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_a_query_that_ends_normally_leaves_no_tagged_command(
+    scripted_model: ScriptedModel, make_options: Any, workdir: Path
+) -> None:
+    # query() closes the binary's input after the prompt; the binary exits
+    # by itself at the end, and what it adopted goes to init then: the tag
+    # sweep of the close finds what kept its environment.
+    from _e2e import run
+
+    marker = f"claude-wrap-left-{os.getpid()}-{id(workdir)}"
+    scripted_model.add(
+        Reply.tool_use("Bash", {"command": _leaving_behind(marker), "description": "go"}), Reply.text("done")
+    )
+    try:
+        messages = await run("go", make_options(allowed_tools=["Bash"]))
+        assert messages[-1].result == "done"
+        wait_until(
+            lambda: not processes_where(cmdline_contains=marker + "-tagged"),
+            limit=10,
+            what="a command outlived its run",
+        )
+    finally:
+        for pid in processes_where(cmdline_contains=marker):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_a_client_that_closes_leaves_nothing_its_run_started(
+    scripted_model: ScriptedModel, make_options: Any, workdir: Path
+) -> None:
+    # A client's binary lives until the close: what it adopted, the command
+    # that cleared its environment included, is found below it.
+    from _e2e import turn
+
+    from claude_wrap import ClaudeSDKClient
+
+    marker = f"claude-wrap-client-left-{os.getpid()}-{id(workdir)}"
+    scripted_model.add(
+        Reply.tool_use("Bash", {"command": _leaving_behind(marker), "description": "go"}), Reply.text("done")
+    )
+    async with ClaudeSDKClient(make_options(allowed_tools=["Bash"])) as client:
+        messages = await turn(client, "go")
+        assert messages[-1].result == "done"
+        wait_until(lambda: len(processes_where(cmdline_contains=marker)) == 2, limit=10, what="the commands never ran")
+    wait_until(lambda: not processes_where(cmdline_contains=marker), limit=10, what="a command outlived its run")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_a_query_cancelled_mid_tool_leaves_nothing_its_run_started(
+    scripted_model: ScriptedModel, make_options: Any, workdir: Path
+) -> None:
+    # The binary's input closed with the prompt; the cancel interrupts it
+    # (SIGINT), and what it adopted is looked at first: the command that
+    # cleared its environment is found too.
+    import anyio
+
+    from claude_wrap import query
+
+    marker = f"claude-wrap-cancelled-{os.getpid()}-{id(workdir)}"
+    command = f"{_leaving_behind(marker)}; {sys.executable} -c 'import time; time.sleep(300)' {marker}-fg"
+    scripted_model.add(Reply.tool_use("Bash", {"command": command, "description": "go"}), Reply.text("done"))
+    with anyio.fail_after(60):
+        with anyio.CancelScope() as scope:
+            async for _ in query(prompt="go", options=make_options(allowed_tools=["Bash"])):
+                while len(processes_where(cmdline_contains=marker)) < 3:
+                    await anyio.sleep(0.02)
+                scope.cancel()
+    wait_until(lambda: not processes_where(cmdline_contains=marker), limit=10, what="a command outlived its run")

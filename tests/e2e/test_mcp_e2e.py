@@ -92,7 +92,7 @@ async def test_model_calls_an_sdk_tool_and_sees_its_result(
 async def test_the_model_sees_the_official_packages_tool_schemas(
     scripted_model: ScriptedModel, make_options: Options
 ) -> None:
-    # Every input_schema form of tests/_mcp_cases.py, served by claude_wrap, as the
+    # Every input_schema form of tests/support/_mcp_cases.py, served by claude_wrap, as the
     # model finds it in its tools list, against what the official package listed.
     import claude_wrap
 

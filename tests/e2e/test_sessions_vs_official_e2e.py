@@ -4,7 +4,7 @@ The real binary, driven by the scripted model, writes a project's sessions:
 two turns with a tool call (mirrored live to a SQLite store), a turn with
 parallel tool calls, a subagent, a resumed session, a prompt with a line
 separator in it. Then the same programs run on the official
-``claude-agent-sdk`` and on claude_wrap (tests/_official.py): every read
+``claude-agent-sdk`` and on claude_wrap (tests/support/_official.py): every read
 helper over the config dir; every edit on a copy of it each (comparing the
 files written); an import of every session into each package's in-memory
 store, then every store helper over it; and the store helpers over the

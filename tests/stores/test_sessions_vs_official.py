@@ -1,7 +1,7 @@
 """The session helpers give what the official package gives, on the same data.
 
 Each test runs one program twice, on the official ``claude-agent-sdk`` and
-on claude_wrap (tests/_official.py), over copies of the same config dir or
+on claude_wrap (tests/support/_official.py), over copies of the same config dir or
 the same store contents, and compares every result: return values (class
 and fields), exceptions (class and message) and, after the mutations, every
 file they wrote. The transcripts are synthetic and built to hit the edges:

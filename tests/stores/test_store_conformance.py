@@ -1,7 +1,7 @@
 """The conformance kit on every shipped store, against real servers.
 
 PostgreSQL and Redis are real servers started for the test run
-(tests/_servers.py); every contract gets a fresh table / key prefix.
+(tests/support/_servers.py); every contract gets a fresh table / key prefix.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The store helpers give what the official package's give.
 
 Each program runs on the official ``claude-agent-sdk`` and on claude_wrap
-(tests/_official.py) with the same store contents, and every result is
+(tests/support/_official.py) with the same store contents, and every result is
 compared: listings (both the summary path and the load-every-session path,
 with a store whose ``load`` fails for one session), messages, subagents,
 edits, forks, imports, and the errors of stores that lack a method. Our

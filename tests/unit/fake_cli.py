@@ -14,6 +14,10 @@ Each argument is one step, run in order:
   print ``grandchild <pid>`` on stdout;
 * ``detached``  the same in a session of its own (as the binary's Bash tool
   runs commands), out of reach of a signal to our group;
+* ``orphan``  start a sleeping python that clears its environment (``env
+  -i``) and takes a session of its own, through a parent that exits at
+  once, and print ``orphan <pid>`` on stdout: out of reach of the group
+  signal and of the environment tag;
 * ``pid``  print ``pid <own pid>`` on stdout;
 * ``readeof``  read stdin until EOF;
 * ``echo``  copy stdin lines to stdout until EOF;
@@ -93,6 +97,25 @@ def main(argv: list[str]) -> int:
             )
             children.append(child)
             _write(1, b"grandchild %d\n" % child.pid)
+        elif op == "orphan":
+            read_end, write_end = os.pipe()
+            # The orphan says when it runs (after env -i cleared its
+            # environment); only then does the leaver report it and exit.
+            leaver = (
+                "import os, subprocess, sys; "
+                "r, w = os.pipe(); "
+                "code = 'import os, sys, time; os.write(int(sys.argv[1]), b\"!\"); time.sleep(120)'; "
+                "p = subprocess.Popen(['env', '-i', sys.executable, '-c', code, str(w)], pass_fds=(w,), "
+                "start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, "
+                "stderr=subprocess.DEVNULL); "
+                "os.close(w); os.read(r, 1); "
+                "os.write(int(sys.argv[1]), b'%d' % p.pid)"
+            )
+            subprocess.run([sys.executable, "-c", leaver, str(write_end)], pass_fds=(write_end,), check=True)
+            os.close(write_end)
+            orphan = int(os.read(read_end, 64))
+            os.close(read_end)
+            _write(1, b"orphan %d\n" % orphan)
         elif op == "pid":
             _write(1, b"pid %d\n" % os.getpid())
         elif op == "readeof":

@@ -41,7 +41,7 @@ from claude_wrap import (
 )
 from claude_wrap._wire.codec import (
     ControlCancel,
-    ControlRequestIn,
+    ControlRequest,
     ControlResponseIn,
     decode_frame,
     decode_value,
@@ -140,7 +140,7 @@ TYPED = (
     StreamEvent,
     RateLimitEvent,
     UnknownMessage,
-    ControlRequestIn,
+    ControlRequest,
     ControlResponseIn,
     ControlCancel,
 )
@@ -320,10 +320,10 @@ def test_unknown_system_subtype_is_a_plain_system_message() -> None:
 
 def test_control_request() -> None:
     m = decode_frame(CONTROL_REQUEST_CAN_USE_TOOL)
-    assert isinstance(m, ControlRequestIn)
+    assert isinstance(m, ControlRequest) and m.error is None
     assert m.request_id == "2c941fcd-984f-42ed-b96a-588734d538a0"
-    body = decode_value(m.request)
-    assert body["subtype"] == "can_use_tool"
+    body = m.body
+    assert m.subtype == body["subtype"] == "can_use_tool"
     assert body["tool_name"] == "Write"
     assert body["tool_use_id"] == "toolu_fake0001"
 
@@ -393,7 +393,7 @@ def test_every_recorded_frame_decodes_to_its_type() -> None:
         STREAM_EVENT_DELTA: StreamEvent,
         RESULT_MAX_TURNS: ResultMessage,
         API_RETRY: SystemMessage,
-        CONTROL_REQUEST_CAN_USE_TOOL: ControlRequestIn,
+        CONTROL_REQUEST_CAN_USE_TOOL: ControlRequest,
         CONTROL_RESPONSE: ControlResponseIn,
         CONTROL_RESPONSE_ERROR: ControlResponseIn,
         CONTROL_CANCEL: ControlCancel,
@@ -516,7 +516,6 @@ def test_known_block_missing_a_required_key_makes_the_frame_malformed() -> None:
         b'{"type": "stream_event", "uuid": "u"}',
         b'{"type": "rate_limit_event", "rate_limit_info": 3}',
         b'{"type": "system", "subtype": 7}',
-        b'{"type": "control_request"}',
     ],
 )
 def test_malformed_known_frame_is_unknown_message_with_error(line: bytes, caplog: pytest.LogCaptureFixture) -> None:
@@ -527,6 +526,34 @@ def test_malformed_known_frame_is_unknown_message_with_error(line: bytes, caplog
     assert m.error
     assert "malformed" in caplog.text
     assert decode_line(line) == m  # delivered whatever keep_unrecognized says
+
+
+@pytest.mark.parametrize(
+    ("line", "request_id", "why"),
+    [
+        (b'{"type": "control_request"}', None, "malformed request"),
+        (b'{"type": "control_request", "request_id": "r", "request": [1]}', "r", "not a JSON object"),
+        (b'{"type": "control_request", "request_id": 7, "request": {"subtype": "x"}}', 7, None),
+        (b'{"type": "control_request", "request_id": "r", "request": {"v": 1}}', "r", "no subtype"),
+        (b'{"type": "control_request", "request_id": "r", "request": {"subtype": "x", "v": "\xff"}}', "r", "UTF-8"),
+        (b'{"type":"control_request","request_id":"r","request":{"subtype":"x","v":"cut', "r", "truncated"),
+        (b'{"type": "control_request", "request_id": {"a": 1}, "request": {"subtype": "x"}}', None, "request_id"),
+    ],
+)
+def test_a_control_request_of_any_shape_comes_back_to_be_answered(
+    line: bytes, request_id: Any, why: str | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A request left as an UnknownMessage would never be answered, and the
+    # binary would wait for it forever: each is a ControlRequest, refused
+    # when ``error`` says why it cannot be served.
+    m = decode_frame(line)
+    assert isinstance(m, ControlRequest)
+    assert m.request_id == request_id
+    if why is None:
+        assert m.error is None
+    else:
+        assert m.error is not None and why in m.error
+    assert decode_line(line) is None  # control frames are never messages
 
 
 def test_recorder_trimmed_init_frame_is_a_system_message_its_view_refuses() -> None:
@@ -615,7 +642,7 @@ def test_lone_surrogates_anywhere_in_any_frame_kind() -> None:
     request = decode_frame(
         json.dumps({"type": "control_request", "request_id": "r", "request": {"subtype": "x", "v": "\udbff"}}).encode()
     )
-    assert type(request).__name__ == "ControlRequestIn"
+    assert isinstance(request, ControlRequest) and request.error is None and request.body["v"] == "\ufffd"
     malformed = decode_frame(json.dumps({"type": "result", "subtype": 5, "note": "\ud83c"}).encode())
     assert isinstance(malformed, UnknownMessage) and malformed.error and malformed.data["note"] == "\ufffd"
 

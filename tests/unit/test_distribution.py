@@ -96,5 +96,28 @@ def test_readme_install_section_covers_checkout_wheel_and_every_extra() -> None:
     wheel = re.search(r"pip install dist/(\S+\.whl)", section)
     assert wheel is not None
     assert wheel[1].startswith(f"{DISTRIBUTION.replace('-', '_')}-{PYPROJECT['project']['version']}-py3-none-")
-    extras = set(PYPROJECT["project"]["optional-dependencies"]) - {"dev"}
+    extras = set(PYPROJECT["project"]["optional-dependencies"])
     assert all(extra in section for extra in extras), extras
+
+
+def test_the_development_tools_are_no_extra_users_are_offered() -> None:
+    # `pip install claude-wrap-sdk[dev]` must not exist: the tools are a
+    # dependency group of the checkout (make installs them).
+    extras = set(PYPROJECT["project"]["optional-dependencies"])
+    assert not extras & {"dev", "docs", "test"}
+    groups = PYPROJECT["dependency-groups"]
+    assert any(r.startswith("pytest") for r in groups["dev"]) and any(r.startswith("mkdocs") for r in groups["docs"])
+    assert "--group dev --group docs" in (ROOT / "Makefile").read_text(encoding="utf-8")
+
+
+def test_the_package_index_page_says_what_it_is() -> None:
+    project = PYPROJECT["project"]
+    classifiers = set(project["classifiers"])
+    assert {
+        "Typing :: Typed",
+        "Programming Language :: Python :: 3.10",
+        "Programming Language :: Python :: 3.11",
+    } <= classifiers
+    assert any(c.startswith("Development Status ::") for c in classifiers)
+    assert any(c.startswith("Operating System ::") for c in classifiers)
+    assert project["keywords"] and project["authors"]

@@ -3,7 +3,7 @@
 name is in its API reference, the Python examples compile and import names
 that exist, the options table lists every option, and the README stays a
 front page. The examples themselves run in
-``tests/e2e/test_docs_e2e.py`` (see ``tests/_docs.py`` for the markers).
+``tests/e2e/test_docs_e2e.py`` (see ``tests/support/_docs.py`` for the markers).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from _docs import DOCS, EXAMPLES, README, ROOT, Block, all_blocks, claude_wrap_imports, pages, private
+from _docs import DOCS, EXAMPLES, FRAGMENT, README, ROOT, Block, all_blocks, claude_wrap_imports, pages, private
 
 BLOCKS = all_blocks()
 
@@ -216,3 +216,17 @@ def test_site_builds_strictly(tmp_path: Path) -> None:
     assert "WARNING" not in log, log
     built = (tmp_path / "site" / "reference" / "runs" / "index.html").read_text(encoding="utf-8")
     assert "Run the agent on" in built  # query()'s docstring made it into the reference
+
+
+def test_a_block_that_awaits_at_its_top_level_says_it_is_a_fragment() -> None:
+    # Pasted into a file as they are, such blocks are a SyntaxError: each
+    # says so on its first line; every other block is a whole program.
+    for block in all_blocks():
+        if block.snippet is not None:
+            continue
+        try:
+            compile(block.source, str(block), "exec", dont_inherit=True)
+            whole = True
+        except SyntaxError:
+            whole = False
+        assert block.source.startswith(FRAGMENT) != whole, f"{block}: {'marked' if whole else 'not marked'}"

@@ -1,7 +1,7 @@
 """Errors as the official package raises them: same classes, constructors,
 attributes and message starts; every class pickles and copies.
 
-The official side runs in its own interpreter (see ``tests/_official.py``)
+The official side runs in its own interpreter (see ``tests/support/_official.py``)
 and builds the same errors from the same arguments.
 """
 
@@ -151,6 +151,7 @@ SAMPLES: dict[str, BaseException] = {
     "TransportClosedError": _exceptions.TransportClosedError("Failed to write to process stdin", 1, "tail"),
     "ProcessError": _exceptions.ProcessError("failed", 2, "Error: boom"),
     "ResultError": _exceptions.ResultError("bad", RESULT, 1, stderr="tail", result_message="the result"),
+    "AuthenticationError": _exceptions.AuthenticationError("denied", RESULT, 1, result_message="401"),
     "CLIJSONDecodeError": _exceptions.CLIJSONDecodeError("{bad", ValueError("cut off")),
     "LineTooLongError": _exceptions.LineTooLongError(10, 25),
     "MessageParseError": _exceptions.MessageParseError("bad", {"type": "x"}),

@@ -133,7 +133,9 @@ def test_query_returns_an_async_generator_and_client_is_an_async_context_manager
     # test_hints.py) whose result is driven like the official async generator.
     run = claude_wrap.query(prompt="never started")
     assert callable(run.asend) and callable(run.athrow) and callable(run.aclose)
-    assert inspect.isasyncgen(run.__aiter__())
+    # `async for` holds the object itself (so that leaving the loop closes
+    # the run), which answers for its generator's attributes.
+    assert run.__aiter__() is run and run.ag_running is False and inspect.isframe(run.ag_frame)
     assert "prompt" in inspect.signature(claude_wrap.query).parameters
     client_cls = claude_wrap.ClaudeSDKClient
     assert inspect.iscoroutinefunction(client_cls.__aenter__)

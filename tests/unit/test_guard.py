@@ -30,7 +30,9 @@ import sys, anyio
 from claude_wrap import SubprocessTransport
 
 async def main():
-    t = SubprocessTransport([sys.executable, {fake!r}, *{steps!r}], shutdown_grace={grace!r})
+    t = SubprocessTransport(
+        [sys.executable, {fake!r}, *{steps!r}], shutdown_grace={grace!r}, private_dirs={private!r}
+    )
     await t.start()
     for _ in range(2):
         print((await t.receive()).decode(), flush=True)
@@ -62,11 +64,16 @@ def host(tmp_path: Path) -> Iterator[list[subprocess.Popen[str]]]:
 
 
 def start_host(
-    started: list[subprocess.Popen[str]], tmp_path: Path, backend: str, steps: list[str], grace: float = 2.0
+    started: list[subprocess.Popen[str]],
+    tmp_path: Path,
+    backend: str,
+    steps: list[str],
+    grace: float = 2.0,
+    private: tuple[Path, ...] = (),
 ) -> tuple[subprocess.Popen[str], int, int]:
     """A host in a session of its own (so its group can be signalled);
     returns it, the fake binary's pid and the detached grandchild's."""
-    source = HOST.format(fake=FAKE, steps=steps, grace=grace, backend=backend)
+    source = HOST.format(fake=FAKE, steps=steps, grace=grace, backend=backend, private=[str(p) for p in private])
     proc = start_python(tmp_path / "host.py", source, stderr=None, start_new_session=True)
     started.append(proc)
     assert proc.stdout is not None
@@ -86,6 +93,35 @@ def test_a_host_that_dies_takes_the_binary_and_its_detached_commands_along(
     kill_host(proc, how)
     wait_until(lambda: not alive(binary) and not alive(grandchild), what="the binary or its command outlived the host")
     wait_until(lambda: not guards_of(proc.pid), what="the guard did not exit")
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_a_host_that_dies_takes_along_a_command_that_cleared_its_environment(
+    backend: str, host: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    # No tag to find it by, a session of its own, its parent gone: the binary
+    # adopted it (a child subreaper), so the guard finds it below the binary.
+    proc, binary, orphan = start_host(host, tmp_path, backend, ["pid", "orphan", "sleep:120"])
+    assert b"CLAUDE_WRAP_RUN" not in Path(f"/proc/{orphan}/environ").read_bytes()
+    kill_host(proc, "SIGKILL")
+    wait_until(lambda: not alive(binary) and not alive(orphan), what="the command outlived the host")
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_a_host_that_dies_leaves_none_of_its_runs_private_files(
+    backend: str, host: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    # The run's MCP/settings files and a resumed session's copy (with its
+    # credentials) are the guard's to remove; a folder not named as the
+    # library names them is never touched, whatever it is told.
+    folders = tuple(tmp_path / name for name in ("claude-wrap-abc", "claude-resume-def", "someone-elses"))
+    for folder in folders:
+        folder.mkdir()
+        (folder / ".credentials.json").write_text("{}")
+    proc, binary, _ = start_host(host, tmp_path, backend, ["pid", "detached", "sleep:120"], private=folders)
+    kill_host(proc, "SIGKILL")
+    wait_until(lambda: not folders[0].exists() and not folders[1].exists(), what="the private files outlived the host")
+    assert (folders[2] / ".credentials.json").exists()
 
 
 @pytest.mark.parametrize("backend", ["asyncio", "trio"])

@@ -5,7 +5,7 @@ module level, inside a function (a lazy import is still a dependency) and
 under ``TYPE_CHECKING`` (an annotation is one too). From the bottom up:
 
 0. the foundation: ``_exceptions``, ``_lazy``, ``_distribution``,
-   ``_callbacks``, ``_version``;
+   ``_callbacks``, ``_cache``, ``_version``;
 1. three subsystems that know nothing of each other: ``_process`` (the
    binary as a process), ``_mcp`` (in-process MCP servers) and ``_sessions``
    (transcripts on disk and in stores);
@@ -34,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2] / "claude_wrap"
 
-FOUNDATION = frozenset({"_exceptions", "_lazy", "_distribution", "_callbacks", "_version"})
+FOUNDATION = frozenset({"_exceptions", "_lazy", "_distribution", "_callbacks", "_cache", "_version"})
 SUBPACKAGES = {"_process": 1, "_mcp": 1, "_sessions": 1, "_wire": 2, "_launch": 3, "_run": 4, "testing": 6}
 SURFACE = 5
 

@@ -1,7 +1,7 @@
 """In-process MCP servers answer the binary as the official package's do.
 
 ``tests/fixtures/official_mcp.json`` holds the official package's replies to
-the exchanges of ``tests/_mcp_cases.py`` (recorded by
+the exchanges of ``tests/support/_mcp_cases.py`` (recorded by
 ``scripts/official_mcp.py``): tool schemas in ``tools/list``, the arguments
 each handler got, results, errors, and the protocol around them. Here the
 same messages go to claude_wrap's ``mcp_message`` handler, one reply at a

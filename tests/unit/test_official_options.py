@@ -3,7 +3,7 @@ starts the binary the same way, option by option.
 
 ``tests/fixtures/official_options.json`` is recorded from the official
 package by ``scripts/official_options.py``: its dataclass fields (order,
-kinds, defaults), and for each case of ``tests/option_cases.py`` the command
+kinds, defaults), and for each case of ``tests/support/option_cases.py`` the command
 line, environment changes and ``initialize`` request it gave the binary.
 """
 

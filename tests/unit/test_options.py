@@ -248,9 +248,15 @@ async def test_our_fields_are_checked_again_when_a_run_starts() -> None:
 @pytest.mark.parametrize(
     ("fields", "shown"),
     [
-        ({"permission_mode": "bypassPermissions", "allowed_tools": ["Read"]}, "bypassPermissions"),
-        ({"allowed_tools": ["Read", "Read()", "Bash(*)", "Bash(ls:*)", "(x)", " "]}, "for Read, Bash:"),
-        ({"skills": "all"}, "for Skill:"),
+        (
+            {"permission_mode": "bypassPermissions", "allowed_tools": ["Read"]},
+            "can_use_tool will not be invoked: permission_mode 'bypassPermissions' auto-approves every tool call",
+        ),
+        (
+            {"allowed_tools": ["Read", "Read()", "Bash(*)", "Bash(ls:*)", "(x)", " "]},
+            "can_use_tool will not be invoked for: Read, Bash. An allowed_tools entry",
+        ),
+        ({"skills": "all"}, "can_use_tool will not be invoked for: Skill."),
     ],
 )
 def test_a_shadowed_can_use_tool_gives_one_warning(fields: dict[str, Any], shown: str) -> None:
@@ -262,7 +268,7 @@ def test_a_shadowed_can_use_tool_gives_one_warning(fields: dict[str, Any], shown
         warnings.simplefilter("always")
         control_plane(options)
     assert [w.category for w in caught] == [CanUseToolShadowedWarning]
-    assert shown in str(caught[0].message)
+    assert str(caught[0].message).startswith(shown)  # the official package's words: filters match on them
 
 
 def test_narrow_rules_do_not_shadow_can_use_tool() -> None:

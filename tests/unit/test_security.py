@@ -331,6 +331,15 @@ def test_explain_shows_json_files_redacted_by_name_and_by_shape() -> None:
         ("curl -H 'x: y' --password=hunter2", "curl -H 'x: y' --password=<redacted>"),
         ("wss://h/socket?sig=abcdef&v=2", "wss://h/socket?sig=<redacted>&v=2"),
         ("zONBI6VMbxx6BQ3mc-VSz2RS_qojfsL4", "<redacted>"),  # a base64url token of no known kind
+        ("aws wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY ok", "aws <redacted> ok"),  # an AWS secret, "/" and all
+        (
+            "https://hooks.slack.com/services/T0000AAAA/B0000BBBB/XXXXXXXXXXXXXXXXXXXXXXXX",
+            "https://hooks.slack.com/services/<redacted>",
+        ),
+        ("https://discord.com/api/webhooks/123456/abcDEF-ghi", "https://discord.com/api/webhooks/<redacted>"),
+        ("https://ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r.git", "https://<redacted>@github.com/o/r.git"),
+        ("https://x9Kf2LmQ8zR4vT7pW1nBq@host/x", "https://<redacted>@host/x"),  # a token as the URL's user
+        ("https://alice@example.com/repo", "https://alice@example.com/repo"),  # a user name is kept
         # Kept: what only looks long or odd.
         ("11111111-2222-4333-8444-555555555555", "11111111-2222-4333-8444-555555555555"),
         ("claude-sonnet-4-5-20250929", "claude-sonnet-4-5-20250929"),
@@ -346,6 +355,26 @@ def test_secrets_are_redacted_by_shape(text: str, shown: str) -> None:
     from claude_wrap._launch.redact import redact_text
 
     assert redact_text(text) == shown
+
+
+def test_explain_redacts_common_secrets_under_plain_option_names(tmp_path: Path) -> None:
+    aws = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+    webhook = "https://hooks.slack.com/services/T0000AAAA/B0000BBBB/XXXXXXXXXXXXXXXXXXXXXXXX"
+    repo = "https://ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r.git"
+    options = ClaudeAgentOptions(
+        env={"AWS_CREDS": aws, "NOTIFY": webhook, "REPO": repo, "DB_PASS": "hunter2", "pwd": "abc"},
+        extra_args={"remote": repo},
+        cli_path=str(tmp_path / "claude"),
+    )
+    explanation = options.explain()
+    shown = explanation.env_changes
+    assert shown["AWS_CREDS"] == "<redacted>"
+    assert shown["NOTIFY"] == "https://hooks.slack.com/services/<redacted>"
+    assert shown["REPO"] == "https://<redacted>@github.com/o/r.git"
+    assert shown["DB_PASS"] == shown["pwd"] == "<redacted>"  # short, but named a password
+    assert explanation.argv[explanation.argv.index("--remote") + 1] == "https://<redacted>@github.com/o/r.git"
+    text = str(explanation)
+    assert not any(secret in text for secret in (aws, "XXXXXXXXXXXXXXXXXXXXXXXX", "ghp_abcdef", "hunter2"))
 
 
 def test_explain_redacts_env_and_argv_by_shape(tmp_path: Path) -> None:

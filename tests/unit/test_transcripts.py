@@ -213,15 +213,23 @@ async def test_batcher_reports_keeps_and_retries_failed_batches(tmp_path: Path) 
 
 
 @pytest.mark.anyio
-async def test_batcher_drops_foreign_paths_and_caps_what_it_keeps(tmp_path: Path) -> None:
+async def test_batcher_drops_foreign_paths_and_spools_what_it_cannot_keep(tmp_path: Path) -> None:
+    # Past what it keeps in memory, the oldest batches go to the spool (to
+    # be written by a later run), not away; a path outside the projects dir
+    # is never mirrored at all.
     store = Flaky(failures=10**6)
+    store.spool_key = "test:a store that is down"  # one other processes reach, unlike a plain in-memory one
     batcher = MirrorBatcher(store, tmp_path / "projects", backoff=(), max_retained_bytes=50)
     batcher.enqueue(_frame(tmp_path / "elsewhere", 0))  # not under the projects dir
     for n in range(5):
         batcher.enqueue(_frame(tmp_path / "projects", n, session=str(uuid.UUID(int=n))))
     error = await batcher.before_result(_RESULT)
-    assert error is not None and "dropped" in error.error
+    assert error is not None and "written by the next run that mirrors to this store" in error.error
     assert 0 < batcher.pending < 5
+    assert batcher.spool is not None
+    spooled = batcher.spool.files()
+    assert len(spooled) + batcher.pending == 5
+    assert all(f.key["project_key"] == "-proj" for f in spooled)
 
 
 @pytest.mark.anyio

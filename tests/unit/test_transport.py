@@ -421,18 +421,43 @@ async def test_a_detached_grandchild_dies_with_a_killed_child() -> None:
             await anyio.sleep(0.01)
 
 
-async def test_a_child_that_exits_by_itself_keeps_its_detached_processes() -> None:
-    # A normal exit means the child decided what outlives it (a server it was
-    # asked to start, say): only a child killed by a signal gets swept.
-    t = SubprocessTransport(argv("pid", "detached", "readeof", "exit:0"), shutdown_grace=1)
+async def test_a_child_that_exits_by_itself_leaves_no_detached_processes() -> None:
+    # Closing a run stops everything it started, however it ended: a command
+    # in a session of its own (found by the environment tag) and one that
+    # also cleared its environment and left its parent behind (found below
+    # the child, a subreaper while it lives).
+    t = SubprocessTransport(argv("pid", "detached", "orphan", "readeof", "exit:0"), shutdown_grace=1)
+    await t.start()
+    child = int((await t.receive() or b"").split()[1])
+    detached = int((await t.receive() or b"").split()[1])
+    orphan = int((await t.receive() or b"").split()[1])
+    assert os.getsid(orphan) == orphan and _parent(orphan) == child  # adopted, not init's
+    assert b"CLAUDE_WRAP_RUN" not in Path(f"/proc/{orphan}/environ").read_bytes()
+    await t.aclose()
+    assert t.returncode == 0
+    with anyio.fail_after(10):
+        while alive(detached) or alive(orphan):
+            await anyio.sleep(0.01)
+
+
+async def test_cancelling_a_read_then_closing_leaves_no_orphan() -> None:
+    # The close of a run whose reader was cancelled (task.cancel(), leaving
+    # a client) finds what the child adopted even though the child is
+    # stopped by signal, not by its input ending.
+    t = SubprocessTransport(argv("ignoreterm", "pid", "orphan", "sleep:60"), shutdown_grace=0.5)
     await t.start()
     await t.receive()
-    grandchild = int((await t.receive() or b"").split()[1])
-    try:
-        await t.aclose()
-        assert t.returncode == 0 and alive(grandchild)
-    finally:
-        os.kill(grandchild, signal.SIGKILL)
+    orphan = int((await t.receive() or b"").split()[1])
+    with anyio.move_on_after(0.05):
+        await t.receive()
+    await t.aclose()
+    with anyio.fail_after(10):
+        while alive(orphan):
+            await anyio.sleep(0.01)
+
+
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
 
 
 async def test_aclose_from_another_task_while_a_receive_waits() -> None:
@@ -476,3 +501,19 @@ async def test_aclose_is_bounded_under_cancellation() -> None:
         scope.cancel()
         await t.aclose()  # shielded: still finishes the shutdown
     assert pid is not None and not alive(pid)
+
+
+async def test_a_child_that_exits_while_its_own_child_holds_stdout_ends_the_read() -> None:
+    # The grandchild inherited stdout and sleeps on: no EOF comes. The
+    # child's exit itself ends the read, after what it wrote before exiting.
+    t = SubprocessTransport(argv("pid", "grandchild", "out:last words\n", "exit:3"), shutdown_grace=0.5)
+    await t.start()
+    try:
+        await t.receive()
+        grandchild = int((await t.receive() or b"").split()[1])
+        with anyio.fail_after(10):  # a hang guard: without the watch, the grandchild's 120 s
+            assert await t.receive() == b"last words"
+            assert await t.receive() is None
+        assert t.returncode == 3 and alive(grandchild)
+    finally:
+        await t.aclose()

@@ -31,6 +31,7 @@ from claude_wrap import (
     UnknownMessage,
     query,
 )
+from claude_wrap._wire.nesting import MAX_NESTING, TOO_DEEP_TEXT
 from claude_wrap.testing import MockTransport, initialize_response
 
 pytestmark = pytest.mark.anyio
@@ -143,7 +144,7 @@ async def test_client_keeps_going_after_unknown_frames_across_turns(keep: bool) 
 # -- a stand-in binary -------------------------------------------------------------------------------
 
 FAKE_BINARY = """\
-import json, os, sys, time
+import json, os, subprocess, sys, time
 
 def out(obj, newline=True):
     os.write(1, (json.dumps(obj) + ("\\n" if newline else "")).encode())
@@ -155,6 +156,11 @@ if mode == "close-stdout":
     os.close(1)  # stdout ends, the process lives on
     time.sleep(120)
     sys.exit(0)
+if mode == "exit-holding-stdout":
+    # A child that inherits stdout outlives us: the pipe stays open.
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], start_new_session=True)
+    sys.stderr.write("crashed on start\\n")
+    sys.exit(1)
 init = json.loads(sys.stdin.readline())
 out({"type": "control_response", "response": {"subtype": "success", "request_id": init["request_id"], "response": {}}})
 sys.stdin.readline()  # the prompt
@@ -257,11 +263,20 @@ def _check_bad_lines_run(messages: list[Any]) -> None:
         "ResultMessage",
     ]
     assert messages[2].content == [TextBlock(text="cut \ufffd|\ufffd|\\ud83c")]
-    bad = messages[3:6]
-    assert all(m.type == "" and m.subtype is None and m.error.startswith("undecodable stdout line: ") for m in bad)
-    assert "UTF-8" in bad[0].error
-    assert bad[1].data["line"].startswith('{"type": "user", "x": [[[') and len(bad[1].data["line"]) <= 512
-    assert bad[2].data == {"line": '{"type": "assistant", oops}'}
+    undecodable = [messages[3], messages[5]]
+    assert all(
+        m.type == "" and m.subtype is None and m.error.startswith("undecodable stdout line: ") for m in undecodable
+    )
+    assert "UTF-8" in messages[3].error
+    assert messages[5].data == {"line": '{"type": "assistant", oops}'}
+    # Nested too deeply: read with the deep part cut out, in its place (a
+    # user frame without its message, so kept as a malformed one).
+    deep = messages[4]
+    assert deep.type == "user" and "message" in deep.error
+    cut = deep.data["x"]
+    for _ in range(MAX_NESTING - 2):
+        (cut,) = cut
+    assert cut == [TOO_DEEP_TEXT]
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "hello" and not messages[-1].is_error
 
 
@@ -271,9 +286,12 @@ async def test_bad_lines_do_not_end_a_healthy_query(tmp_path: Path, caplog: pyte
         messages = [m async for m in query(prompt="hi", options=options)]
     _check_bad_lines_run(messages)
     assert _gone(int(pid_file.read_text()))
-    # The undecodable lines are logged as warnings; the repaired one and the stray text are not.
+    # The bad lines are logged as warnings; the repaired one and the stray text are not.
     warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
-    assert len([w for w in warned if "could not be decoded" in w]) == 3
+    assert len([w for w in warned if "could not be decoded" in w]) == 2
+    assert len([w for w in warned if "nests deeper than" in w]) == 1
+    assert len([w for w in warned if "malformed user frame" in w]) == 1
+    assert len(warned) == 4
 
 
 async def test_bad_lines_do_not_end_a_client_turn(tmp_path: Path) -> None:
@@ -299,6 +317,7 @@ anyio.run(main)
 """
 
 
+@pytest.mark.compat
 def test_a_lone_surrogate_completes_the_run_on_both_packages(tmp_path: Path) -> None:
     from _official import run_both
 
@@ -306,3 +325,14 @@ def test_a_lone_surrogate_completes_the_run_on_both_packages(tmp_path: Path) -> 
     args = {"cli": str(options.cli_path), "env": options.env, "cwd": str(tmp_path)}
     official, ours = run_both(_BOTH_PACKAGES, args)
     assert official == ours == ["SystemMessage", "AssistantMessage", "AssistantMessage", "ResultMessage"]
+
+
+async def test_a_binary_that_exits_while_a_child_holds_its_stdout_fails_connect_at_once(tmp_path: Path) -> None:
+    # Without watching the exit, the connect waited out initialize_timeout
+    # (60 s), then raised a timeout instead of the binary's own failure.
+    options, pid_file = _options(tmp_path, "exit-holding-stdout")
+    with anyio.fail_after(10):
+        with pytest.raises(ProcessError) as info:
+            async with ClaudeSDKClient(options):
+                pass
+    assert info.value.exit_code == 1 and "crashed on start" in str(info.value)

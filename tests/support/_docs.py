@@ -32,12 +32,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 EXAMPLES = ROOT / "examples"
 
 _MARK = re.compile(r"<!-- docs-test: (model|prints|compile-only)\b\s*(.*?)\s*-->")
+
+FRAGMENT = "# A fragment: it runs inside an `async def` (see Getting started for a whole program)."
+"""The first line of a block that awaits at its top level: pasted into a
+file as it is, it would not run (a SyntaxError), so it says so."""
 _SNIPPET = re.compile(r'--8<-- "([^"]+)"')
 
 # Calls that start the binary: a block that makes one must reach the model.

@@ -43,7 +43,7 @@ from claude_wrap._process.binary import (
 )
 from claude_wrap._process.fetch import _parse_sri, ensure_binary, fetch_binary
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "fetch_binary.py"
 # The environment the suite started in (npm on PATH, the user's npm config):
 # the autouse fixture below hides PATH from every test.

@@ -220,7 +220,7 @@ class S3Server(_ChildServer):
 
     def __init__(self) -> None:
         if importlib.util.find_spec("moto") is None:
-            raise RuntimeError("moto is not installed: install the dev extra (pip install -e '.[dev]')")
+            raise RuntimeError("moto is not installed: install the dev group (pip install -e . --group dev)")
         self.port = free_port()
         self.root = tempfile.mkdtemp(prefix="cw-s3-")
         self.url = f"http://127.0.0.1:{self.port}"

@@ -1,5 +1,5 @@
 """Synthetic transcripts that reach the edges of the session helpers, and
-how to compare results from two runs (tests/_official.py).
+how to compare results from two runs (tests/support/_official.py).
 
 Dead branches, parallel tool calls, corrupt and half-written lines, titles
 outside the first and last 64 KiB, a session in two projects, subagents

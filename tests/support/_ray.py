@@ -17,10 +17,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Where code pickled by reference is found on the nodes: the package, the
 # test helpers, and the test modules (they define task functions).
-IMPORT_PATHS = [ROOT, ROOT / "tests", ROOT / "tests" / "fleet"]
+IMPORT_PATHS = [ROOT, ROOT / "tests" / "support", ROOT / "tests" / "fleet"]
 
 
 def _free_port() -> int:
