@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check e2e compat docs binary official bump bench clean
+.PHONY: demo test check e2e compat docs binary official bump bench wheels clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,11 @@ docs: $(STAMP)
 
 bench: binary
 	$(PY) scripts/bench.py
+
+# The release artifacts into dist/: the pure wheel, the sdist and one wheel
+# per platform with its binary inside (PLATFORM=linux-x64: that one only).
+wheels: $(STAMP)
+	$(PY) scripts/build_wheels.py $(if $(PLATFORM),--platform $(PLATFORM))
 
 OFFICIAL_PY := build/official-venv/bin/python
 

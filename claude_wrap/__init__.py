@@ -172,4 +172,7 @@ if TYPE_CHECKING:
 else:
     __all__ = sorted([*_EXPORTS, "__version__"])
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)
+# Only at run time: a type checker reads the imports below, and sees no
+# module __getattr__ that would make any misspelt name type-check.
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)

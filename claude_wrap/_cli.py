@@ -17,12 +17,14 @@ command that needs it. The live view of ``run`` is public as
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import signal
 import sys
 import textwrap
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -75,14 +77,24 @@ def run_fetch(args: argparse.Namespace, *, prog: str = PROG) -> int:
     from claude_wrap._process.fetch import ensure_binary
 
     status = sys.stderr if args.print_path else sys.stdout
+    shown = _FetchProgress(status) if status.isatty() else None
     try:
-        res = ensure_binary(args.platform, force=args.force, verify=args.verify, tarball=args.from_tarball)
+        with _interrupted_by_termination() as received:
+            res = ensure_binary(
+                args.platform, force=args.force, verify=args.verify, tarball=args.from_tarball, progress=shown
+            )
     except KeyboardInterrupt:
+        if shown is not None:
+            shown.clear()
         print(f"{prog}: interrupted; nothing was installed", file=sys.stderr)
-        return 130
+        return 128 + (received[0] if received else signal.SIGINT)
     except (ClaudeSDKError, OSError) as exc:
+        if shown is not None:
+            shown.clear()
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 1
+    if shown is not None:
+        shown.clear()
 
     what = f"Claude Code {res.version} ({res.platform})"
     if res.action == "cached":
@@ -95,6 +107,49 @@ def run_fetch(args: argparse.Namespace, *, prog: str = PROG) -> int:
     if args.print_path:
         print(res.path)
     return 0
+
+
+class _FetchProgress:
+    """The status line of a fetch on a terminal: bytes, speed, time."""
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self._drawn = False
+
+    def __call__(self, done: int, seconds: float) -> None:
+        speed = done / seconds if seconds > 0 else 0.0
+        self.out.write(f"\r\033[K  fetching with npm: {done / 1e6:.1f} MB, {speed / 1e6:.1f} MB/s, {seconds:.0f} s")
+        self.out.flush()
+        self._drawn = True
+
+    def clear(self) -> None:
+        if self._drawn:
+            self.out.write("\r\033[K")
+            self.out.flush()
+            self._drawn = False
+
+
+@contextlib.contextmanager
+def _interrupted_by_termination() -> Iterator[list[int]]:
+    """Turn SIGTERM and SIGHUP into ``KeyboardInterrupt`` for the block, so
+    a fetch that is stopped cleans up what it started (the ``.partial``
+    file, npm's folder) as it does on Ctrl-C; yields the signal received."""
+    received: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+    names = [name for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {name: signal.signal(getattr(signal, name), stop) for name in names}
+    try:
+        yield received
+    finally:
+        for name, handler in previous.items():
+            signal.signal(getattr(signal, name), handler)
 
 
 def fetch_main(argv: Sequence[str] | None = None, *, prog: str = "fetch_binary.py") -> int:
@@ -164,19 +219,29 @@ class LiveView:
     end; ``result`` then holds the run's ``ResultMessage`` (see
     :func:`result_line`). Streamed text shows as it arrives when the run has
     ``include_partial_messages=True``, else a whole text block at a time.
-    The spinner (only when ``tty`` is true) is drawn from a helper thread
-    while a tool runs, since the run blocks between messages.
+    When ``tty`` is true a status line is drawn from a helper thread (the
+    run blocks between messages): from the moment the view is made,
+    ``starting Claude Code <version>…`` until the binary is up, ``waiting
+    for the model…`` until the model answers, and the running tool while
+    one runs. ``version`` is the binary's version to name; off a terminal
+    nothing of this is printed. With ``api_url`` (the API the binary calls),
+    a retry the binary reports without an HTTP status names the network
+    failure behind it (``ECONNREFUSED``, ``ENOTFOUND``, ...).
     """
 
-    def __init__(self, out: IO[str], *, tty: bool) -> None:
+    def __init__(self, out: IO[str], *, tty: bool, version: str | None = None, api_url: str | None = None) -> None:
         from claude_wrap._wire.stream import StreamAccumulator
 
         self.out = out
         self.tty = tty
+        self.api_url = api_url
         self.result: ResultMessage | None = None
         self._shown = StreamAccumulator()
         self._at_line_start = True
         self._tools: dict[str, tuple[str, float]] = {}  # tool_use_id -> (summary, started)
+        # What the run is waiting for while no text streams and no tool runs.
+        starting = f"starting Claude Code {version}…" if version else "starting Claude Code…"
+        self._waiting: tuple[str, float] | None = (starting, time.monotonic())
         self._lock = threading.Lock()
         self._spinner_line = False
         self._stop = threading.Event()
@@ -223,13 +288,17 @@ class LiveView:
         i = 0
         while not self._stop.wait(0.1):
             with self._lock:
-                if not self._tools or not self._at_line_start:
+                if not self._at_line_start:
                     continue
-                summary, started = next(iter(self._tools.values()))
-                more = f" (+{len(self._tools) - 1})" if len(self._tools) > 1 else ""
-                self.out.write(
-                    f"\r\033[K{SPINNER[i % len(SPINNER)]} {summary}{more} {time.monotonic() - started:.1f} s"
-                )
+                if self._tools:
+                    summary, started = next(iter(self._tools.values()))
+                    if len(self._tools) > 1:
+                        summary += f" (+{len(self._tools) - 1})"
+                elif self._waiting is not None:
+                    summary, started = self._waiting
+                else:
+                    continue
+                self.out.write(f"\r\033[K{SPINNER[i % len(SPINNER)]} {summary} {time.monotonic() - started:.1f} s")
                 self.out.flush()
                 self._spinner_line = True
                 i += 1
@@ -243,8 +312,11 @@ class LiveView:
         from claude_wrap._wire.system_views import ApiRetryMessage
 
         with self._lock:
+            if isinstance(message, SystemMessage) and message.subtype == "init":
+                self._waiting = ("waiting for the model…", time.monotonic())
             # Thinking is not shown; text and tool calls each exactly once.
             for item in self._shown.feed(message):
+                self._waiting = None  # the model is answering
                 if isinstance(item, TextChunk):
                     if not item.whole:
                         self._write(item.text)
@@ -255,7 +327,10 @@ class LiveView:
                     self._tools[item.id] = (_tool_summary(item), time.monotonic())
             retry = ApiRetryMessage.of(message) if isinstance(message, SystemMessage) else None
             if retry is not None:
-                self._line(retry_line(retry))
+                cause = None
+                if retry.error_status is None and self.api_url is not None:
+                    cause = network_cause(self.api_url)
+                self._line(retry_line(retry, cause))
             if isinstance(message, UserMessage) and isinstance(message.content, list):
                 for block in message.content:
                     if isinstance(block, ToolResultBlock):
@@ -263,15 +338,21 @@ class LiveView:
                         mark = "✗" if block.is_error else "✓"
                         took = time.monotonic() - started
                         self._line(f"  {mark} {summary} → {_short(_result_text(block), 70)} ({took:.1f} s)")
+                        if not self._tools:  # the results go back to the model
+                            self._waiting = ("waiting for the model…", time.monotonic())
             elif isinstance(message, ResultMessage):
                 self.result = message
+                self._waiting = None
             self.out.flush()
 
 
-def retry_line(retry: ApiRetryMessage) -> str:
-    """One API retry, as the live view shows it."""
+def retry_line(retry: ApiRetryMessage, cause: str | None = None) -> str:
+    """One API retry, as the live view shows it; ``cause`` names a network
+    failure the frame itself does not (see :func:`network_cause`)."""
     status = f"HTTP {retry.error_status} " if retry.error_status is not None else ""
     error = f"{status}{retry.error or 'error'}".strip()
+    if cause:
+        error = f"no HTTP answer: {cause}"
     return (
         f"  ↻ API call failed ({error}); retry {retry.attempt} of {retry.max_retries} "
         f"in {retry.retry_delay_ms / 1000:.1f} s"
@@ -382,7 +463,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"{PROG}: invalid options: {exc}", file=sys.stderr)
         return 2
-    view = None if args.json else LiveView(sys.stdout, tty=sys.stdout.isatty())
+    view = None
+    if not args.json:
+        tty = sys.stdout.isatty()
+        view = LiveView(
+            sys.stdout,
+            tty=tty,
+            version=_version_to_show(args.cli_path) if tty else None,
+            api_url=os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_API_URL,
+        )
     code = 0
     try:
         with sync.query(prompt=args.prompt, options=options) as messages:
@@ -411,6 +500,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     if error is not None:
         print(f"{PROG}: {error}", file=sys.stderr)
     return code
+
+
+def _version_to_show(cli_path: str | None) -> str | None:
+    """The version of the binary ``run`` will start, for its status line;
+    a binary that cannot be found is left for the run itself to report."""
+    from claude_wrap._exceptions import ClaudeSDKError
+    from claude_wrap._process.binary import binary_info
+
+    try:
+        return binary_info(cli_path).version
+    except (ClaudeSDKError, OSError):
+        return None
 
 
 # --------------------------------------------------------------------------- doctor
@@ -456,6 +557,7 @@ def _get_models(url: str, timeout: float, headers: dict[str, str]) -> dict[str, 
                 conn.close()
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             box["error"] = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            box["exception"] = exc
             return
         try:
             error = json.loads(body).get("error") or {}
@@ -469,6 +571,32 @@ def _get_models(url: str, timeout: float, headers: dict[str, str]) -> dict[str, 
     thread.start()
     thread.join(timeout + 0.5)
     return box or {"error": f"no answer within {timeout:g} s"}
+
+
+def network_cause(url: str, timeout: float = 2.0) -> str | None:
+    """Why the API at ``url`` cannot be reached, in the names Node uses
+    (``ECONNREFUSED at host:port``, ``ENOTFOUND host``, ``ETIMEDOUT``), or
+    ``None`` when it answers. The binary's retry frames carry no cause for a
+    network failure, so the live view asks the network itself."""
+    import errno
+    import socket
+    from urllib.parse import urlsplit
+
+    got = _get_models(url, timeout, {})
+    if "error" not in got:
+        return None
+    exc = got.get("exception")
+    parts = urlsplit(url)
+    host = parts.hostname or url
+    where = f"{host}:{parts.port or (443 if parts.scheme == 'https' else 80)}"
+    if isinstance(exc, socket.gaierror):
+        return f"ENOTFOUND {host}"
+    if exc is None or isinstance(exc, TimeoutError):
+        return f"ETIMEDOUT at {where}"
+    code = exc.errno if isinstance(exc, OSError) else None
+    if code is not None and code in errno.errorcode:
+        return f"{errno.errorcode[code]} at {where}"
+    return str(got["error"])
 
 
 def _probe_api(url: str, timeout: float) -> tuple[bool, str]:

@@ -105,7 +105,7 @@ class ClaudeSDKClient:
     def __init__(
         self, options: ClaudeAgentOptions | None = None, transport: Transport | LineTransport | None = None
     ) -> None:
-        self.options = options if options is not None else ClaudeAgentOptions()
+        self.options: ClaudeAgentOptions = options if options is not None else ClaudeAgentOptions()
         self._transport = transport
         self._session: Connection | None = None
         self._closed = False

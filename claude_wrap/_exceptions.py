@@ -234,17 +234,17 @@ class ResultError(ProcessError):
         # mapping is copied, anything else (pickle's reconstruction) is empty.
         data = data if isinstance(data, dict) else dict(data) if isinstance(data, Mapping) else {}
         self.data = data
-        self.subtype = _str_or_none(data.get("subtype"))
-        self.errors = _normalized_errors(data.get("errors"))
-        self.result = _str_or_none(data.get("result"))
+        self.subtype: str | None = _str_or_none(data.get("subtype"))
+        self.errors: list[str] = _normalized_errors(data.get("errors"))
+        self.result: str | None = _str_or_none(data.get("result"))
         status = data.get("api_error_status")
-        self.api_error_status = status if isinstance(status, int) and not isinstance(status, bool) else None
-        self.terminal_reason = _str_or_none(data.get("terminal_reason"))
-        self.session_id = _str_or_none(data.get("session_id"))
+        self.api_error_status: int | None = status if isinstance(status, int) and not isinstance(status, bool) else None
+        self.terminal_reason: str | None = _str_or_none(data.get("terminal_reason"))
+        self.session_id: str | None = _str_or_none(data.get("session_id"))
         self.result_message = result_message
         super().__init__(message, exit_code=exit_code, stderr=stderr)
         if hint:
-            self.args = (f"{self.args[0]}\n{hint}",)
+            self.args: tuple[Any, ...] = (f"{self.args[0]}\n{hint}",)
 
 
 class AuthenticationError(ResultError):
@@ -311,7 +311,7 @@ class ControlError(ClaudeSDKError):
     """A control request sent to the binary failed."""
 
     def __init__(self, message: str, subtype: str) -> None:
-        self.subtype = subtype
+        self.subtype: str = subtype
         super().__init__(message)
 
 

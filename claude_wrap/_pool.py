@@ -101,7 +101,7 @@ class ClaudePool:
             raise ValueError(f"max_idle must be positive or None, got {max_idle}")
         if check_interval <= 0:
             raise ValueError(f"check_interval must be positive, got {check_interval}")
-        self.options = options if options is not None else ClaudeAgentOptions()
+        self.options: ClaudeAgentOptions = options if options is not None else ClaudeAgentOptions()
         self.size = size
         self.max_idle = max_idle
         self.check_interval = check_interval
@@ -112,7 +112,7 @@ class ClaudePool:
         self._changed = anyio.Event()
         self._tg: anyio.abc.TaskGroup | None = None
         self._closed = False
-        self.spawned = 0
+        self.spawned: int = 0
         """How many members were started so far (replacements included)."""
 
     # -- lifecycle --------------------------------------------------------------

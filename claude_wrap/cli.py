@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import sys
 
-from claude_wrap._cli import LiveView, main, result_line, retry_line, stream_json
+from claude_wrap._cli import LiveView, main, network_cause, result_line, retry_line, stream_json
 from claude_wrap._lazy import publish
 
-__all__ = ["LiveView", "main", "result_line", "retry_line", "stream_json"]
+__all__ = ["LiveView", "main", "network_cause", "result_line", "retry_line", "stream_json"]
 
 publish(sys.modules["claude_wrap._cli"], __all__, __name__)

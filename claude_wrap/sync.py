@@ -85,7 +85,7 @@ class _LoopThread:
 
     def __init__(self) -> None:
         self._cm: AbstractContextManager[BlockingPortal] = start_blocking_portal(name="claude-wrap-sync")
-        self.portal = self._cm.__enter__()
+        self.portal: BlockingPortal = self._cm.__enter__()
         self._lock = threading.Lock()
         self._closed = False
 

@@ -233,7 +233,10 @@ __all__ = [
 
 _EXPORTS = {name: _PACKAGE_EXPORTS[name] for name in __all__}
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__, base="claude_wrap")
+# Only at run time: a type checker reads the imports below, and sees no
+# module __getattr__ that would make any misspelt name type-check.
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__, base="claude_wrap")
 
 if TYPE_CHECKING:
     # BEGIN generated: imports

@@ -91,7 +91,7 @@ def build_with_hatchling(kind: str, out_dir: Path, root: Path = ROOT) -> Path:
     )
     if proc.returncode != 0:
         hint = (
-            "\n(hatchling is in the dev group: pip install -e . --group dev)"
+            "\n(hatchling is in the dev group: run `make wheels`, which installs it into .venv)"
             if "No module named" in proc.stderr
             else ""
         )

@@ -68,10 +68,11 @@ def offline_replies(notes: Path) -> list[Any]:
     ]
 
 
-async def run(options: ClaudeAgentOptions) -> ResultMessage | None:
+async def run(options: ClaudeAgentOptions, version: str | None, api_url: str | None) -> ResultMessage | None:
     # The same live view as `claude-wrap run`: text, one line per tool call
-    # with its outcome, a spinner while a tool runs (on a terminal).
-    view = LiveView(sys.stdout, tty=sys.stdout.isatty())
+    # with its outcome and, on a terminal, a status line from the first
+    # second (starting, waiting for the model, the running tool).
+    view = LiveView(sys.stdout, tty=sys.stdout.isatty(), version=version, api_url=api_url)
     try:
         async for message in query(prompt=PROMPT, options=options):
             view.handle(message)
@@ -110,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             from claude_wrap.testing import ScriptedModel
 
             model = ScriptedModel(*offline_replies(notes)).start()
+            url = model.base_url
             # An isolated HOME and a dummy key pointing at the scripted model.
             options_fields["env"] = model.env(Path(tmp) / "home")
             mode = "offline: a scripted model on 127.0.0.1 (set ANTHROPIC_API_KEY for the real API)"
@@ -124,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             print()
             if waiting:
                 print(waiting, flush=True)
-            result = asyncio.run(run(ClaudeAgentOptions(**options_fields)))
+            result = asyncio.run(run(ClaudeAgentOptions(**options_fields), info.version, url))
         except ClaudeSDKError as exc:
             print(f"\ndemo failed: {type(exc).__name__}: {exc}", file=sys.stderr)
             return 1

@@ -170,8 +170,8 @@ class SdkMcpServer:
         self._served: dict[str, _Served] = {}
         for item in tools:
             self.add_tool(item)
-        self.resources = {r.uri: r for r in resources}
-        self.prompts = {p.name: p for p in prompts}
+        self.resources: dict[str, SdkMcpResource] = {r.uri: r for r in resources}
+        self.prompts: dict[str, SdkMcpPrompt] = {p.name: p for p in prompts}
 
     def __repr__(self) -> str:
         return f"SdkMcpServer({self.name!r}, tools={sorted(self.tools)})"

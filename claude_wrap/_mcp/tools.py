@@ -30,7 +30,7 @@ import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, Generic, TypeVar, Union
+from typing import Any, ClassVar, Generic, TypeVar, Union
 
 from claude_wrap._mcp.inputs import InputSpec, ToolInputError
 from claude_wrap._mcp.json_schema import validation_message
@@ -163,7 +163,7 @@ class ToolAnnotations:
         return self._values() == other._values()
 
     # Mutable, so unhashable, like the official package's model.
-    __hash__ = None  # type: ignore[assignment]
+    __hash__: ClassVar[None] = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"ToolAnnotations({', '.join(f'{k}={v!r}' for k, v in self._values().items())})"

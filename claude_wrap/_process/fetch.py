@@ -14,13 +14,16 @@ leaves a partial binary at the final path. From a checkout,
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Literal
@@ -177,6 +180,45 @@ def _write_marker(dest: Path, *, version: str, platform: str, sha256: str, size:
     _write_atomic(marker_path(dest), (json.dumps(marker, indent=2) + "\n").encode())
 
 
+Progress = Callable[[int, float], None]
+"""A fetch's progress report: bytes downloaded so far, seconds since the start."""
+
+
+@contextlib.contextmanager
+def _fetch_lock() -> Iterator[None]:
+    """One fetch at a time per cache, across processes. The lock dies with
+    its holder, so whatever a fetch finds in the cache under it that is not
+    a finished binary was left by a fetch that did not finish."""
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    if sys.platform == "win32":  # no flock; files still in use refuse deletion there
+        yield
+        return
+    import fcntl
+
+    fd = os.open(root / ".fetch.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _sweep_leftovers(directory: Path, binary: str) -> None:
+    """Remove what an interrupted fetch left in ``directory``: a half-written
+    binary and npm's unpacked tarball folder (call under :func:`_fetch_lock`)."""
+    if not directory.is_dir():
+        return
+    for leftover in directory.iterdir():
+        name = leftover.name
+        if name.startswith(".npm-pack-") and leftover.is_dir():
+            logger.info("removing %s, left by an interrupted fetch", leftover)
+            shutil.rmtree(leftover, ignore_errors=True)
+        elif name.startswith(f".{binary}.") and name.endswith(".partial"):
+            logger.info("removing %s, left by an interrupted fetch", leftover)
+            _unlink(leftover)
+
+
 def _install_from_tarball(
     tarball: Path, dest: Path, binary: str, sha256: str | None, size: int | None
 ) -> tuple[str, int]:
@@ -228,8 +270,41 @@ def _install_from_tarball(
         raise
 
 
-def _npm_pack(spec: str, dest_dir: Path) -> tuple[Path, str | None]:
-    """``npm pack <spec>`` into ``dest_dir`` with the user's npm config; returns (tarball, integrity)."""
+def _npm_cache_tmp(npm: str) -> Path | None:
+    """Where npm writes a download while it arrives (``<cache>/_cacache/tmp``)."""
+    cache = os.environ.get("npm_config_cache") or os.environ.get("NPM_CONFIG_CACHE")
+    if not cache:
+        try:
+            done = subprocess.run(
+                [npm, "config", "get", "cache"], stdin=subprocess.DEVNULL, capture_output=True, timeout=30, check=False
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        cache = done.stdout.decode("utf-8", "replace").strip()
+    return Path(cache) / "_cacache" / "tmp" if cache else None
+
+
+def _bytes_under(*directories: Path | None) -> int:
+    total = 0
+    for directory in directories:
+        if directory is None:
+            continue
+        try:
+            for root, _, files in os.walk(directory):
+                for file in files:
+                    with contextlib.suppress(OSError):
+                        total += os.stat(os.path.join(root, file)).st_size
+        except OSError:
+            continue
+    return total
+
+
+def _npm_pack(spec: str, dest_dir: Path, progress: Progress | None = None) -> tuple[Path, str | None]:
+    """``npm pack <spec>`` into ``dest_dir`` with the user's npm config; returns (tarball, integrity).
+
+    With ``progress``, the bytes npm has written so far (its download folder
+    and ``dest_dir``) are reported about four times a second, and once at the end.
+    """
     npm = shutil.which("npm")
     if npm is None:
         raise BinaryFetchError(
@@ -238,12 +313,38 @@ def _npm_pack(spec: str, dest_dir: Path) -> tuple[Path, str | None]:
         )
     argv = [npm, "pack", spec, "--json", "--ignore-scripts", "--pack-destination", str(dest_dir)]
     logger.info("running %s", " ".join(argv))
+    started = time.monotonic()
+    watching = _npm_cache_tmp(npm) if progress is not None else None
+    before = _bytes_under(watching)  # other downloads npm has in flight are not ours
+    done = threading.Event()
+
+    def report() -> None:
+        assert progress is not None
+        while not done.wait(0.25):
+            progress(max(0, _bytes_under(watching, dest_dir) - before), time.monotonic() - started)
+
+    reporter = threading.Thread(target=report, name="claude-wrap-fetch-progress", daemon=True)
+    if progress is not None:
+        reporter.start()
     try:
-        proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, check=False)
+        with subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+            try:
+                out, err = proc.communicate()
+            except BaseException:
+                # Interrupted: npm goes with us, reaped here rather than left to init.
+                proc.kill()
+                proc.wait()
+                raise
     except OSError as exc:
         raise BinaryFetchError(f"could not run npm ({npm}): {exc}") from exc
-    stdout = proc.stdout.decode("utf-8", "replace")
-    stderr = proc.stderr.decode("utf-8", "replace")
+    finally:
+        done.set()
+        if progress is not None:
+            reporter.join()
+    if progress is not None:
+        progress(_bytes_under(dest_dir), time.monotonic() - started)
+    stdout = out.decode("utf-8", "replace")
+    stderr = err.decode("utf-8", "replace")
     if proc.returncode != 0:
         raise BinaryFetchError(
             f"`npm pack {spec}` failed with exit code {proc.returncode}", stderr=stderr, returncode=proc.returncode
@@ -282,6 +383,7 @@ def ensure_binary(
     verify: bool = False,
     tarball: str | os.PathLike[str] | None = None,
     manifest: Manifest | None = None,
+    progress: Progress | None = None,
 ) -> FetchResult:
     """Make sure a verified binary is in the cache; report what was done.
 
@@ -295,7 +397,12 @@ def ensure_binary(
     ``version`` other than the pinned one is fetched through npm and checked
     against the integrity npm reports only (there are no pinned hashes for it);
     a local ``tarball`` requires the pinned version. ``manifest`` replaces the
-    pinned manifest (for tests).
+    pinned manifest (for tests). ``progress(bytes, seconds)`` is called
+    while npm downloads, about four times a second.
+
+    One fetch runs at a time per cache (a lock that dies with its holder);
+    under it, whatever an interrupted fetch left (a ``.partial`` binary,
+    npm's unpacked folder) is removed before anything else is written.
     """
     started = time.monotonic()
     manifest = manifest or load_manifest()
@@ -326,7 +433,11 @@ def ensure_binary(
         return result("cached")
 
     try:
-        sha, size = _acquire(manifest, platform, version, entry, name, dest, local)
+        with _fetch_lock():
+            if entry is not None and not force and not verify and marker_matches(dest, entry.sha256, entry.size):
+                return result("cached")  # another process fetched it while we waited
+            _sweep_leftovers(dest.parent, name)
+            sha, size = _acquire(manifest, platform, version, entry, name, dest, local, progress)
     except BaseException:
         _prune_empty_dirs(dest.parent, stop=cache_root())
         raise
@@ -352,6 +463,7 @@ def _acquire(
     name: str,
     dest: Path,
     local: Path | None,
+    progress: Progress | None,
 ) -> tuple[str, int]:
     """Get the tarball (local or ``npm pack``), verify it, install the binary; (sha256, size)."""
     import tempfile
@@ -372,7 +484,7 @@ def _acquire(
         dest.parent.mkdir(parents=True, exist_ok=True)
         spec = f"{manifest.package}-{platform}@{version}"
         with tempfile.TemporaryDirectory(prefix=".npm-pack-", dir=dest.parent) as tmp:
-            packed, reported = _npm_pack(spec, Path(tmp))
+            packed, reported = _npm_pack(spec, Path(tmp), progress)
             if entry is not None:
                 _verify_tarball(packed, entry.integrity)
             elif reported:
@@ -399,6 +511,7 @@ def fetch_binary(
     tarball: str | os.PathLike[str] | None = None,
     verify: bool = False,
     manifest: Manifest | None = None,
+    progress: Progress | None = None,
 ) -> Path:
     """Fetch, verify and cache the Claude Code binary; return its cached path.
 
@@ -407,4 +520,6 @@ def fetch_binary(
     Raises :class:`BinaryVerificationError` on a hash or size mismatch and
     :class:`BinaryFetchError` when npm fails (with npm's stderr).
     """
-    return ensure_binary(platform, version=version, force=force, verify=verify, tarball=tarball, manifest=manifest).path
+    return ensure_binary(
+        platform, version=version, force=force, verify=verify, tarball=tarball, manifest=manifest, progress=progress
+    ).path

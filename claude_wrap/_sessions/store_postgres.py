@@ -72,7 +72,7 @@ class PostgresSessionStore(SpooledStore, SessionStore):
         self.table = table
         suffixed = f"{table}_summaries"
         # A truncated name could collide with another store's table: hash instead.
-        self.summary_table = (
+        self.summary_table: str = (
             suffixed if len(suffixed) <= _MAX_IDENT else f"{table[:50]}_s{zlib.crc32(table.encode()):08x}"
         )
         self.connect_timeout = connect_timeout

@@ -73,7 +73,7 @@ class SQLiteSessionStore(SpooledStore, SessionStore):
     """
 
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
-        self.path = os.fspath(path)
+        self.path: str = os.fspath(path)
         self.timeout = timeout
         self.spool_key: str | bool = False if self.path == ":memory:" else f"sqlite:{os.path.abspath(self.path)}"
         """Names this store's spool on this machine (``claude_wrap.flush_pending``)."""

@@ -46,7 +46,10 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(_EXPORTS)
 
 
-__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)
+# Only at run time: a type checker reads the imports below, and sees no
+# module __getattr__ that would make any misspelt name type-check.
+if not TYPE_CHECKING:
+    __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)
 
 
 if TYPE_CHECKING:

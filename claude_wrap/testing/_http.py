@@ -139,6 +139,14 @@ class _Handler(BaseHTTPRequestHandler):
             return self.server.scripted.closing.is_set()
         return self.server.scripted.closing.wait(seconds)
 
+    def _held(self, gate: threading.Event | None) -> bool:
+        """Wait for a held reply's gate, but wake at shutdown; True if the server is closing."""
+        closing = self.server.scripted.closing
+        while gate is not None and not gate.wait(0.05):
+            if closing.is_set():
+                return True
+        return closing.is_set()
+
     def _hang(self) -> None:
         self.server.scripted.closing.wait()
         self.close_connection = True
@@ -166,7 +174,7 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.kind == "stall":
             self._hang()
             return
-        if self._wait(reply.first_byte_delay):
+        if self._held(reply.gate) or self._wait(reply.first_byte_delay):
             self.close_connection = True
             return
         headers = [("request-id", plan.request_id), *reply.headers]

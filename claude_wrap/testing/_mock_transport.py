@@ -46,8 +46,8 @@ class MockTransport(LineTransport):
     def __init__(self, handler: Handler | None = None) -> None:
         self.handler = handler
         self.sent: list[dict[str, Any]] = []
-        self.eof_received = False
-        self.closed = False
+        self.eof_received: bool = False
+        self.closed: bool = False
         self._lines: deque[bytes | None] = deque()
         self._ready = anyio.Event()
         self._turns_open = 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -124,7 +125,7 @@ class Reply:
 
     Build replies with the class methods (`text`, `tool_use`,
     `structured_output`, `thinking`, `message`, `error`, `stall`) and adjust them with the chainable methods
-    (`with_usage`, `slow`, `chunked`, `match_any`, `match_if`, `repeat`,
+    (`with_usage`, `slow`, `held`, `chunked`, `match_any`, `match_if`, `repeat`,
     `sticky`, `stall_after`); every method returns a new reply.
     """
 
@@ -142,6 +143,7 @@ class Reply:
     count: int | None = 1
     first_byte_delay: float = 0.0
     event_delay: float = 0.0
+    gate: threading.Event | None = field(default=None, compare=False)
     chunk_size: int | None = None
     stall_after_events: int | None = None
     delta_chars: int = 16
@@ -268,6 +270,12 @@ class Reply:
     def slow(self, first_byte: float = 0.0, between_events: float = 0.0) -> Reply:
         """Return a copy that waits before the first byte and between SSE events."""
         return dataclasses.replace(self, first_byte_delay=first_byte, event_delay=between_events)
+
+    def held(self, gate: threading.Event) -> Reply:
+        """Return a copy that sends nothing until ``gate`` is set (or the
+        server closes): a test can then look at what a program shows while it
+        waits for the model, and let the answer go when it has seen it."""
+        return dataclasses.replace(self, gate=gate)
 
     def chunked(self, size: int, *, delta_chars: int | None = None) -> Reply:
         """Return a copy whose SSE bytes are written in pieces of at most ``size`` bytes.

@@ -96,7 +96,7 @@ class ScriptedModel:
         self._thread: threading.Thread | None = None
         self._closed = False
         #: Set when `close` begins; stalled and delayed answers wake on it.
-        self.closing = threading.Event()
+        self.closing: threading.Event = threading.Event()
         self.add(*replies)
 
     # -- lifecycle ----------------------------------------------------------------

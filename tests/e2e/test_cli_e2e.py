@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,73 @@ def test_run_shows_each_api_retry_then_the_answer(scripted_model: ScriptedModel,
     assert retries[1].startswith("  ↻ API call failed (HTTP 500 ") and " retry 2 of 2 in " in retries[1]
     assert retries[1].endswith(" s")
     assert "third time lucky" in proc.stdout.splitlines()
+
+
+def test_a_network_failure_is_named_on_the_retry_line(cli_env: dict[str, str]) -> None:
+    import socket
+
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = dict(cli_env, ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}", CLAUDE_CODE_MAX_RETRIES="1")
+    proc = _cli("run", "hi", env=env)
+
+    assert proc.returncode == 1
+    retries = [line for line in proc.stdout.splitlines() if "↻" in line]
+    assert retries == [retries[0]] and retries[0].startswith(
+        f"  ↻ API call failed (no HTTP answer: ECONNREFUSED at 127.0.0.1:{port}); retry 1 of 1 in "
+    ), proc.stdout
+
+
+def test_run_on_a_terminal_shows_a_status_line_until_the_model_answers(
+    scripted_model: ScriptedModel, cli_env: dict[str, str]
+) -> None:
+    import pty
+    import select
+
+    gate = threading.Event()
+    scripted_model.add(Reply.text("Answered at last.").held(gate))
+    primary, secondary = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "claude_wrap", "run", "hi"],
+        stdin=subprocess.DEVNULL,
+        stdout=secondary,
+        stderr=subprocess.PIPE,
+        env=cli_env,
+    )
+    os.close(secondary)
+    seen = bytearray()
+
+    def read_until(text: bytes, limit: float = 120) -> None:
+        deadline = time.monotonic() + limit  # a hang guard
+        while text not in seen:
+            assert time.monotonic() < deadline, f"{text!r} not shown: {bytes(seen)!r}"
+            if select.select([primary], [], [], 0.5)[0]:
+                try:
+                    chunk = os.read(primary, 65536)
+                except OSError:  # EIO: the command closed the terminal
+                    chunk = b""
+                assert chunk, f"{text!r} not shown before the end: {bytes(seen)!r}"
+                seen.extend(chunk)
+
+    try:
+        read_until("waiting for the model…".encode())
+        assert f"starting Claude Code {pinned_version()}…".encode() in seen
+        gate.set()  # only now may the model answer
+        read_until(b"result: ")
+        assert proc.wait(timeout=120) == 0, proc.stderr.read() if proc.stderr else ""
+    finally:
+        gate.set()
+        proc.kill()
+        proc.wait()
+        os.close(primary)
+        if proc.stderr is not None:
+            proc.stderr.close()
+    shown = bytes(seen).decode()
+    assert (
+        shown.index("starting Claude Code") < shown.index("waiting for the model…") < shown.index("Answered at last.")
+    )
+    assert "\r\033[KAnswered at last." in shown  # the status line gives way to the answer
 
 
 def test_retries_are_bounded_by_claude_code_max_retries(scripted_model: ScriptedModel, cli_env: dict[str, str]) -> None:

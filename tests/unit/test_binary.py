@@ -439,16 +439,26 @@ def test_parse_sri_prefers_sha512() -> None:
 # --------------------------------------------------------------------------- npm pack (fake npm)
 
 
-def _fake_npm(bin_dir: Path, tarball: Path, *, fail: bool = False, noise: bool = False) -> Path:
-    """An `npm` on PATH that copies `tarball` to --pack-destination and prints pack JSON."""
+def _fake_npm(
+    bin_dir: Path, tarball: Path, *, fail: bool = False, noise: bool = False, hang: Path | None = None
+) -> Path:
+    """An `npm` on PATH that copies `tarball` to --pack-destination and prints pack JSON
+    (with ``hang``: writes its pid there once the pack folder exists, and never finishes)."""
     log = bin_dir / "npm-argv.json"
     script = textwrap.dedent(
         f"""\
         #!{sys.executable}
-        import json, shutil, sys
+        import json, os, shutil, sys, time
         from pathlib import Path
         args = sys.argv[1:]
+        if args[:1] == ["config"]:
+            print({str(bin_dir / "npm-cache")!r})
+            sys.exit(0)
         Path({str(log)!r}).write_text(json.dumps(args))
+        if {str(hang) if hang else None!r}:
+            Path({str(hang)!r} + ".tmp").write_text(str(os.getpid()))
+            os.replace({str(hang)!r} + ".tmp", {str(hang)!r})
+            time.sleep(600)
         if {fail!r}:
             sys.stderr.write("npm error code E404\\nnpm error 404 Not Found - GET nowhere\\n")
             sys.exit(1)
@@ -488,6 +498,85 @@ def test_fetch_via_fake_npm(
     log.unlink()
     assert ensure_binary(manifest=fake_release.manifest).action == "cached"
     assert not log.exists()
+
+
+@posix_only
+def test_a_fetch_removes_what_an_interrupted_one_left(
+    fake_release: FakeRelease, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated: Path
+) -> None:
+    # A fetch killed outright (SIGKILL, power loss) cannot clean up after
+    # itself; the next one does, under the cache's fetch lock.
+    bin_dir = tmp_path / "npm-bin"
+    _fake_npm(bin_dir, fake_release.tarball)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    folder = cache_path(version=FAKE_VERSION).parent
+    (folder / ".npm-pack-k1ll3d" / "package").mkdir(parents=True)
+    (folder / ".npm-pack-k1ll3d" / "fake.tgz").write_bytes(b"half a tarball")
+    (folder / ".claude.k1ll3d.partial").write_bytes(b"half a binary")
+    (folder / "unrelated.txt").write_text("kept")
+    res = ensure_binary(manifest=fake_release.manifest)
+    assert res.action == "fetched" and res.path.read_bytes() == fake_release.binary
+    assert _leftovers(folder) == []
+    assert (folder / "unrelated.txt").read_text() == "kept"
+
+
+@posix_only
+def test_a_fetch_reports_its_progress(
+    fake_release: FakeRelease, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated: Path
+) -> None:
+    bin_dir = tmp_path / "npm-bin"
+    _fake_npm(bin_dir, fake_release.tarball)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    reports: list[tuple[int, float]] = []
+    ensure_binary(manifest=fake_release.manifest, progress=lambda done, seconds: reports.append((done, seconds)))
+    assert reports and reports[-1][0] == fake_release.tarball.stat().st_size
+    assert [seconds for _, seconds in reports] == sorted(seconds for _, seconds in reports)
+
+
+def test_fetch_progress_is_one_status_line() -> None:
+    import io
+
+    from claude_wrap._cli import _FetchProgress
+
+    out = io.StringIO()
+    shown = _FetchProgress(out)
+    shown(1_500_000, 2.0)
+    shown(3_000_000, 3.0)
+    shown.clear()
+    assert out.getvalue() == (
+        "\r\033[K  fetching with npm: 1.5 MB, 0.8 MB/s, 2 s\r\033[K  fetching with npm: 3.0 MB, 1.0 MB/s, 3 s\r\033[K"
+    )
+
+
+@posix_only
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_an_interrupted_fetch_leaves_nothing_in_the_cache(tmp_path: Path, how: str) -> None:
+    import signal
+
+    from _procs import wait_until
+
+    bin_dir = tmp_path / "npm-bin"
+    started = tmp_path / "npm-started"
+    _fake_npm(bin_dir, tmp_path / "never-used.tgz", hang=started)
+    cache = tmp_path / "cache"
+    env = {**USER_ENV, _binary.ENV_CACHE_DIR: str(cache), "PYTHONPATH": str(REPO)}
+    env["PATH"] = f"{bin_dir}{os.pathsep}{USER_ENV['PATH']}"
+    proc = subprocess.Popen(
+        [sys.executable, str(SCRIPT)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        wait_until(started.exists, 120, "npm pack running")
+        npm = int(started.read_text())
+        proc.send_signal(getattr(signal, how))
+        _, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert proc.returncode == 128 + getattr(signal, how), err
+    assert "interrupted; nothing was installed" in err
+    assert [p.name for p in cache.rglob("*") if p.name != ".fetch.lock"] == []  # no folder, no partial file
+    with pytest.raises(ProcessLookupError):
+        os.kill(npm, 0)  # npm was stopped and reaped with it
 
 
 @posix_only

@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
-import time
 from typing import Any
+
+from _procs import wait_until
 
 from claude_wrap import (
     AssistantMessage,
@@ -18,7 +19,7 @@ from claude_wrap import (
     ToolUseBlock,
     UserMessage,
 )
-from claude_wrap._cli import build_parser
+from claude_wrap._cli import SPINNER, build_parser
 from claude_wrap.cli import LiveView, result_line, stream_json
 
 
@@ -35,7 +36,7 @@ def test_tty_view_streams_text_spins_while_a_tool_runs_and_prints_one_line() -> 
     view.handle(_delta("lo."))
     view.handle(AssistantMessage(content=[TextBlock("Hello.")], model="m"))  # already streamed: not repeated
     view.handle(AssistantMessage(content=[ToolUseBlock("t1", "Bash", {"command": "sleep 1"})], model="m"))
-    time.sleep(0.35)
+    wait_until(lambda: "Bash(command='sleep 1')" in out.getvalue(), what="the spinner line")
     spinning = out.getvalue()
     view.handle(UserMessage(content=[ToolResultBlock("t1", "slept\nmore", is_error=False)]))
     view.close()
@@ -47,6 +48,42 @@ def test_tty_view_streams_text_spins_while_a_tool_runs_and_prints_one_line() -> 
     assert "\r\033[K" in text  # the spinner was cleared before the tool line
     last = text.rsplit("\r\033[K", 1)[1]
     assert last.startswith("  ✓ Bash(command='sleep 1') → slept …")
+
+
+def _init() -> SystemMessage:
+    return SystemMessage(subtype="init", data={"type": "system", "subtype": "init"})
+
+
+def _status_lines(out: io.StringIO) -> list[str]:
+    return [part for part in out.getvalue().split("\r\033[K") if part]
+
+
+def test_tty_view_says_what_the_run_waits_for_from_the_first_moment() -> None:
+    # Before the binary's first line and between a tool result and the
+    # model's answer nothing else moves; a person must still see life.
+    out = io.StringIO()
+    view = LiveView(out, tty=True, version="2.1.332")
+    wait_until(lambda: "starting Claude Code 2.1.332…" in out.getvalue(), what="the starting line")
+    view.handle(_init())
+    wait_until(lambda: "waiting for the model…" in out.getvalue(), what="the waiting line")
+    view.handle(AssistantMessage(content=[ToolUseBlock("t1", "Read", {"file_path": "/x"})], model="m"))
+    wait_until(lambda: _status_lines(out)[-1].lstrip(SPINNER).startswith(" Read("), what="the tool's line")
+    view.handle(UserMessage(content=[ToolResultBlock("t1", "data", is_error=False)]))
+    wait_until(lambda: _status_lines(out)[-1].lstrip(SPINNER).startswith(" waiting for the model…"), what="waiting")
+    view.handle(AssistantMessage(content=[TextBlock("Done.")], model="m"))
+    view.close()
+    assert _status_lines(out)[-1].startswith("Done.\n")  # the status line was cleared for the answer
+    # Each status line says how long it has been waiting.
+    assert all(line.endswith(" s") for line in _status_lines(out) if line[0] in SPINNER)
+
+
+def test_off_a_terminal_the_view_prints_no_status() -> None:
+    out = io.StringIO()
+    view = LiveView(out, tty=False, version="2.1.332")
+    view.handle(_init())
+    view.handle(AssistantMessage(content=[TextBlock("Done.")], model="m"))
+    view.close()
+    assert out.getvalue() == "Done.\n"
 
 
 def test_non_tty_view_prints_unstreamed_text_and_unfinished_tools() -> None:
@@ -138,6 +175,35 @@ def test_a_retry_is_one_line_with_attempt_delay_and_error() -> None:
         "  ↻ API call failed (unknown); retry 1 of 10 in 0.6 s",
         "  ↻ API call failed (HTTP 529 overloaded_error); retry 2 of 10 in 1.1 s",
     ]
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_a_retry_without_a_status_names_the_network_failure() -> None:
+    # The binary's frame says only "unknown"; the view asks the network.
+    port = _closed_port()
+    out = io.StringIO()
+    view = LiveView(out, tty=False, api_url=f"http://127.0.0.1:{port}")
+    data = {"attempt": 1, "max_retries": 2, "retry_delay_ms": 600, "error_status": None, "error": "unknown"}
+    view.handle(SystemMessage(subtype="api_retry", data={"type": "system", "subtype": "api_retry", **data}))
+    view.close()
+    assert out.getvalue().splitlines() == [
+        f"  ↻ API call failed (no HTTP answer: ECONNREFUSED at 127.0.0.1:{port}); retry 1 of 2 in 0.6 s"
+    ]
+
+
+def test_network_cause_is_none_for_an_api_that_answers() -> None:
+    from claude_wrap.cli import network_cause
+    from claude_wrap.testing import ScriptedModel
+
+    with ScriptedModel() as model:
+        assert network_cause(model.base_url) is None
 
 
 def test_a_failed_result_names_its_real_reason() -> None:

@@ -4,7 +4,9 @@ every install line the package prints or documents names the distribution."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -121,3 +123,21 @@ def test_the_package_index_page_says_what_it_is() -> None:
     assert any(c.startswith("Development Status ::") for c in classifiers)
     assert any(c.startswith("Operating System ::") for c in classifiers)
     assert project["keywords"] and project["authors"]
+
+
+def test_make_wheels_builds_with_the_checkouts_tools() -> None:
+    # A fresh clone has no hatchling on the system python: the README's
+    # command is the make target, which sets up .venv first.
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert "`make wheels`" in readme and "python scripts/build_wheels.py" not in readme
+    plan = subprocess.run(
+        ["make", "--no-print-directory", "-n", "-W", "pyproject.toml", "wheels", "PLATFORM=linux-x64"],
+        cwd=Path(__file__).resolve().parents[2],
+        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.splitlines()
+    assert "-m pip install --quiet -e . --group dev --group docs" in "\n".join(plan)
+    assert plan[-1] == ".venv/bin/python scripts/build_wheels.py --platform linux-x64"

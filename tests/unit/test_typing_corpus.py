@@ -74,3 +74,49 @@ def test_signature_and_help_show_the_fields(name: str) -> None:
 def test_tool_annotations_signature_shows_both_spellings_hints() -> None:
     params = inspect.signature(claude_wrap.ToolAnnotations).parameters
     assert {"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} <= set(params)
+
+
+def test_pyright_knows_the_type_of_every_public_symbol() -> None:
+    # What a user's editor and type checker see of the installed package:
+    # every exported name with a known type, none left to inference.
+    import json
+
+    env = {
+        **os.environ,
+        "VIRTUAL_ENV": sys.prefix,
+        "PATH": f"{Path(sys.prefix) / 'bin'}{os.pathsep}{os.environ['PATH']}",
+    }
+    proc = subprocess.run(
+        [sys.executable, "-m", "pyright", "--verifytypes", "claude_wrap", "--ignoreexternal", "--outputjson"],
+        capture_output=True,
+        text=True,
+        cwd=CORPUS,
+        env=env,
+        timeout=600,
+    )
+    report = json.loads(proc.stdout)["typeCompleteness"]
+    assert report["packageRootDirectory"] == str(ROOT / "claude_wrap"), "pyright found another claude_wrap"
+    unknown = [
+        f"{s['name']}: {' / '.join(d['message'] for d in s['diagnostics'])}"
+        for s in report["symbols"]
+        if s["isExported"] and not s["isTypeKnown"]
+    ]
+    assert unknown == []
+    assert report["completenessScore"] == 1
+
+
+def test_a_misspelt_public_name_is_a_type_error(tmp_path: Path) -> None:
+    # The lazy module __getattr__ exists only at run time, so a checker does
+    # not take every unknown attribute for Any.
+    script = tmp_path / "typo.py"
+    script.write_text("import claude_wrap\n\nclaude_wrap.ClaudeAgentOptionz()\n", encoding="utf-8")
+    env = {**os.environ, "MYPYPATH": str(ROOT)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(script)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 1 and 'has no attribute "ClaudeAgentOptionz"' in proc.stdout, proc.stdout
