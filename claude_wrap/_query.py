@@ -106,7 +106,7 @@ class _Messages:
             from claude_wrap._run.detached import Detached
 
             try:
-                Detached.spawn(gen.aclose, "query closer")
+                Detached.spawn(gen.aclose, "query closer", finish=True)
             except Exception:  # noqa: BLE001 - no loop in this thread: its shutdown closes the run
                 pass
 

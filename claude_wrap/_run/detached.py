@@ -15,6 +15,15 @@ Each runs as one ``Detached`` task (an asyncio task, or a trio system
 task), owned by the object that spawned it: the owner cancels it and
 waits for it, bounded, when it closes. Any task may cancel or await it,
 since no cancel scope of the spawner is involved.
+
+A closing task must also outlast the event loop's own shutdown: when the
+program's main coroutine returns, ``asyncio.run()`` cancels every task
+left, and an anyio shield does not hold against that, so a close under way
+would stop half-done and leave the binary to be reaped after the loop has
+gone ("Loop ... that handles pid N is closed"). Such a task
+(``finish=True``) ignores that cancellation, which carries no message,
+unlike anyio's; asyncio then waits for it, and closing is bounded anyway.
+Trio's system tasks are cancelled through a scope, which shields hold.
 """
 
 from __future__ import annotations
@@ -41,9 +50,10 @@ class Detached:
         self._task: Any = None  # asyncio keeps only a weak reference to its tasks
 
     @classmethod
-    def spawn(cls, run: Callable[[], Awaitable[None]], name: str) -> Detached:
+    def spawn(cls, run: Callable[[], Awaitable[None]], name: str, *, finish: bool = False) -> Detached:
         """Start ``run()`` now; an exception it raises is logged, not raised
-        (a detached task has nobody to raise to: ``run`` reports its own)."""
+        (a detached task has nobody to raise to: ``run`` reports its own).
+        ``finish``: a bounded close that the loop's shutdown lets finish."""
         handle = cls(name)
 
         async def body() -> None:
@@ -58,7 +68,11 @@ class Detached:
         if running_asyncio():
             import asyncio
 
-            handle._task = asyncio.get_running_loop().create_task(body(), name=f"claude_wrap {name}")
+            loop = asyncio.get_running_loop()
+            if finish:
+                handle._task = _finishing_task()(body(), loop=loop, name=f"claude_wrap {name}")
+            else:
+                handle._task = loop.create_task(body(), name=f"claude_wrap {name}")
         else:
             import trio
 
@@ -76,6 +90,27 @@ class Detached:
     async def wait(self) -> None:
         """Until the task has finished. Being cancelled here leaves it running."""
         await self._done.wait()
+
+
+_FINISHING: Any = None
+
+
+def _finishing_task() -> Any:
+    """An asyncio task class deaf to the loop's shutdown: ``asyncio.run()``
+    (and anyio's runner) cancel the tasks left without a message, where
+    anyio's cancel scopes always give one."""
+    global _FINISHING
+    if _FINISHING is None:
+        import asyncio
+
+        class FinishingTask(asyncio.Task):  # type: ignore[type-arg]
+            def cancel(self, msg: Any = None) -> bool:
+                if msg is None:
+                    return False
+                return super().cancel(msg)
+
+        _FINISHING = FinishingTask
+    return _FINISHING
 
 
 def running_asyncio() -> bool:

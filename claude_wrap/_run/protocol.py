@@ -879,7 +879,7 @@ class Connection:
     def close_in_background(self) -> Detached:
         """``aclose()`` in a task of its own, for a closer whose own awaits may
         be cut short (an async generator being finalized; see ``_query``)."""
-        return Detached.spawn(self.aclose, "session closer")
+        return Detached.spawn(self.aclose, "session closer", finish=True)
 
     async def _stop_feeder(self) -> None:
         """Cancel the prompt writer and wait for it (within the caller's

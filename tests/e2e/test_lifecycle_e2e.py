@@ -134,6 +134,43 @@ def test_returning_from_inside_the_loop_prints_nothing_and_leaves_no_process(
     assert processes_where(cwd=workdir) == []
 
 
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_leaving_the_loop_as_the_program_ends_lets_the_close_finish(
+    backend: str, scripted_model: ScriptedModel, tmp_path: Path, workdir: Path
+) -> None:
+    """``break`` at the result, and the program ends while the run's close
+    is under way: ``asyncio.run()`` cancels every task left, which an anyio
+    shield does not hold against. The close must finish all the same (else
+    the binary is reaped after the loop has gone, and on a busy machine
+    asyncio prints "Loop ... that handles pid N is closed")."""
+    scripted_model.add(Reply.text("done"))
+    config = {"env": scripted_model.env(tmp_path / "home"), "cwd": str(workdir)}
+    proc = _run_script(
+        tmp_path,
+        f"""
+        import logging
+        from claude_wrap import ResultMessage
+
+        logging.basicConfig(format="%(name)s %(message)s")
+        logging.getLogger("claude_wrap").setLevel(logging.DEBUG)  # a close cut short says so here
+
+        async def main():
+            async for message in query(prompt="one", options=options):
+                if isinstance(message, ResultMessage):
+                    break
+            await anyio.sleep(0.05)  # the close has started: it waits for the binary's exit
+            print("left")
+
+        anyio.run(main, backend={backend!r})
+        """,
+        config,
+    )
+    stdout, stderr = proc.communicate(timeout=120)
+    assert (proc.returncode, stdout.split()) == (0, ["left"]), stderr
+    assert "ended with an error" not in stderr and "is closed" not in stderr, stderr
+    assert processes_where(cwd=workdir) == []
+
+
 def _leaving_behind(marker: str) -> str:
     """A Bash command that leaves two commands running, each in a session of
     its own with its parent shell gone; the second also clears its

@@ -144,3 +144,15 @@ def test_query_returns_an_async_generator_and_client_is_an_async_context_manager
 
 def test_version() -> None:
     assert claude_wrap.__version__.count(".") >= 2
+
+
+def test_query_is_a_function_returning_an_async_iterator_not_an_async_generator_function() -> None:
+    # As docs/differences.md says: `async for` and asend/athrow/aclose work as
+    # on the official generator, but the function itself is a plain one.
+    import inspect
+
+    from claude_wrap import query
+
+    assert not inspect.isasyncgenfunction(query)
+    run = query(prompt="never started")
+    assert all(callable(getattr(run, name)) for name in ("__anext__", "asend", "athrow", "aclose"))

@@ -319,3 +319,29 @@ def test_bad_mcp_configs_are_accepted_with_a_warning(servers: Any, message: str)
     # The official package passes them on; the warning says what is wrong.
     with pytest.warns(OptionsWarning, match=message):
         ClaudeAgentOptions(mcp_servers=servers)
+
+
+async def test_two_tools_of_one_name_the_last_wins() -> None:
+    @tool("same", "first", {})
+    async def first(args: dict[str, Any]) -> str:
+        return "first"
+
+    @tool("same", "second", {})
+    async def second(args: dict[str, Any]) -> str:
+        return "second"
+
+    handler = mcp_message_handler({"calc": create_sdk_mcp_server("calc", tools=[first, second])["instance"]})
+    await handshake(handler)
+    listed = (await send(handler, rpc("tools/list")))["result"]["tools"]
+    assert [(t["name"], t["description"]) for t in listed] == [("same", "second")]
+    assert (await send(handler, call("same", {})))["result"]["content"] == [{"type": "text", "text": "second"}]
+
+
+def test_tool_annotations_are_our_own_class_with_the_mcp_fields() -> None:
+    mcp_types = pytest.importorskip("mcp.types")  # the mcp extra, in the dev tools
+    from claude_wrap import ToolAnnotations
+
+    ours = ToolAnnotations(readOnlyHint=True)
+    assert not isinstance(ours, mcp_types.ToolAnnotations)
+    assert all(hasattr(ours, name) for name in mcp_types.ToolAnnotations.model_fields)
+    assert ours.readOnlyHint is ours.read_only_hint is True
