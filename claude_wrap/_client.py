@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import signal
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -21,6 +21,7 @@ from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode, resu
 from claude_wrap._process.transport import LineTransport
 from claude_wrap._run.connect import open_session, user_frame
 from claude_wrap._run.custom_transport import Transport
+from claude_wrap._run.generator_view import GeneratorView
 from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.control import (
     ContextUsageResponse,
@@ -566,7 +567,7 @@ class ClaudeSDKClient:
         return cast(ReloadPluginsResponse, await self._request("reload_plugins") or {})
 
 
-class _Stream:
+class _Stream(GeneratorView):
     """What ``receive_messages()`` and ``receive_response()`` return: their
     async generator, iterated as it is (``aclose()``, ``asend()``,
     ``athrow()`` included), and closed when it is dropped unfinished.
@@ -576,25 +577,7 @@ class _Stream:
     with a ResourceWarning). A receive holds nothing to clean up that
     needs the loop, so it is closed in place, at once."""
 
-    __slots__ = ("_gen",)
-
-    def __init__(self, gen: AsyncGenerator[Message, None]) -> None:
-        self._gen = gen
-
-    def __aiter__(self) -> _Stream:
-        return self
-
-    def __anext__(self) -> Awaitable[Message]:
-        return self._gen.__anext__()
-
-    def asend(self, value: None) -> Awaitable[Message]:
-        return self._gen.asend(value)
-
-    def athrow(self, *args: Any) -> Awaitable[Message]:
-        return self._gen.athrow(*args)
-
-    def aclose(self) -> Awaitable[None]:
-        return self._gen.aclose()
+    __slots__ = ()
 
     def __del__(self) -> None:
         closing = self._gen.aclose()

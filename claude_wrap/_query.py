@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 from claude_wrap._launch.options import ClaudeAgentOptions
+from claude_wrap._run.generator_view import GeneratorView
 
 if TYPE_CHECKING:
     from claude_wrap._process.transport import LineTransport
@@ -74,7 +75,7 @@ _NOT_ITERABLE = (
 _LIVE: set[AsyncGenerator[Message, None]] = set()
 
 
-class _Messages:
+class _Messages(GeneratorView):
     """What ``query()`` returns: the run's async generator, iterated as it is
     (``asend()``, ``athrow()``, ``aclose()`` and its ``ag_*`` attributes
     included) and closed when dropped unfinished, plus a ``TypeError`` that
@@ -85,7 +86,7 @@ class _Messages:
     the official package's async generator is iterated; ``await query(...)``
     keeps Python's own TypeError."""
 
-    __slots__ = ("_gen",)
+    __slots__ = ()
 
     def __init__(
         self,
@@ -94,7 +95,7 @@ class _Messages:
         transport: Transport | LineTransport | None,
     ) -> None:
         cell: list[AsyncGenerator[Message, None]] = []
-        self._gen = _run(prompt, options, transport, cell)
+        super().__init__(_run(prompt, options, transport, cell))
         cell.append(self._gen)
 
     def __del__(self) -> None:
@@ -109,23 +110,6 @@ class _Messages:
                 Detached.spawn(gen.aclose, "query closer", finish=True)
             except Exception:  # noqa: BLE001 - no loop in this thread: its shutdown closes the run
                 pass
-
-    def __aiter__(self) -> _Messages:
-        # Itself, not the generator: ``async for`` then holds this object,
-        # and leaving the loop early drops it, which closes the run (above).
-        return self
-
-    def __anext__(self) -> Awaitable[Message]:
-        return self._gen.__anext__()
-
-    def asend(self, value: None) -> Awaitable[Message]:
-        return self._gen.asend(value)
-
-    def athrow(self, *args: Any) -> Awaitable[Message]:
-        return self._gen.athrow(*args)
-
-    def aclose(self) -> Awaitable[None]:
-        return self._gen.aclose()
 
     if not TYPE_CHECKING:  # type checkers keep rejecting these uses outright
 
