@@ -13,13 +13,13 @@ pass, under asyncio and trio.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
+from _docs import outer_env
 
 pytestmark = pytest.mark.e2e
 
@@ -104,8 +104,7 @@ async def test_client_raise(options):
 def test_a_strict_user_suite_that_leaves_loops_early_passes(tmp_path: Path, cli_path: str) -> None:
     (tmp_path / "test_app.py").write_text(textwrap.dedent(USER_TESTS))
     (tmp_path / "pytest.ini").write_text("[pytest]\nfilterwarnings = error\n")
-    env = {**os.environ, "CLAUDE_WRAP_CLI": cli_path}
-    env.pop("PYTEST_XDIST_WORKER", None)
+    env = {**outer_env(), "CLAUDE_WRAP_CLI": cli_path}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
         cwd=tmp_path,

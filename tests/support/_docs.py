@@ -166,11 +166,18 @@ if inspect.iscoroutine(result):
 """
 
 
+def outer_env() -> dict[str, str]:
+    """This process's environment without what pytest sets or reads
+    (PYTEST_ADDOPTS, the xdist worker's name): a pytest run inside a test
+    sees the options of its own project, not the ones this suite was given."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+
+
 def user_env(model_env: dict[str, str], cli_path: str, **extra: str) -> dict[str, str]:
     """The environment of a user's script pointed at the scripted model:
     nothing of this machine's own Claude set-up, this checkout's claude_wrap,
     and the binary named (the cache is under the real HOME)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE_"))}
+    env = {k: v for k, v in outer_env().items() if not k.startswith(("ANTHROPIC_", "CLAUDE_"))}
     path = env.get("PYTHONPATH")
     env.update(model_env)
     env.update(PYTHONPATH=str(ROOT) if not path else f"{ROOT}{os.pathsep}{path}", CLAUDE_WRAP_CLI=cli_path)

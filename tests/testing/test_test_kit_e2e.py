@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _docs import outer_env
 
 from claude_wrap import ClaudeAgentOptions, ResultMessage, query
 from claude_wrap.testing import Reply, ScriptedModel
@@ -91,8 +92,7 @@ async def test_a_reply_left_unused_fails_the_test(scripted_model, claude_environ
 def test_the_fixtures_in_a_users_own_suite(tmp_path: Path, cli_path: str) -> None:
     (tmp_path / "test_app.py").write_text(textwrap.dedent(USER_TESTS))
     (tmp_path / "pytest.ini").write_text("[pytest]\nfilterwarnings = error\naddopts = --strict-markers\n")
-    env = {**os.environ, "CLAUDE_WRAP_CLI": cli_path}
-    env.pop("PYTEST_XDIST_WORKER", None)
+    env = {**outer_env(), "CLAUDE_WRAP_CLI": cli_path}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-rA"],
         cwd=tmp_path,
