@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,16 @@ def _tracing_off_unless_marked(request: pytest.FixtureRequest, monkeypatch: pyte
         import claude_wrap._launch.argv
 
         monkeypatch.setattr(claude_wrap._launch.argv, "tracing", lambda: False)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A suite started from a background job of a non-interactive shell (a
+    # CI script, `cmd &`, nohup) inherits SIGINT ignored, and so would every
+    # program it starts: the tests that press Ctrl-C on one would see it do
+    # nothing. A handler of our own is reset to the default at exec, so each
+    # child starts with Ctrl-C working, as at a terminal.
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 # What a test needs decides its lane: `make check` runs the tests that start

@@ -58,6 +58,7 @@ def interrupt_once_running(proc: subprocess.Popen[str], marker: str) -> str:
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.communicate()  # reaped and its pipes closed: nothing leaks into later tests
 
 
 def child_python_env(**extra: str) -> dict[str, str]:
