@@ -27,9 +27,12 @@ below it; ``tests/unit/test_layers.py`` holds the code to that):
 * ``_run/``: one live binary: the session, the control protocol and the
   answering of the binary's requests, tracing, transcript mirroring,
   knowing when a run is over;
-* the public surfaces: ``query`` (``_query``), ``ClaudeSDKClient``
-  (``_client``), ``ClaudePool`` (``_pool``), ``claude_wrap.sync``,
-  ``claude_wrap.cli`` (``_cli``) and ``claude_wrap.types``;
+* the public surfaces, in tiers, each importing only the ones before it:
+  ``query`` (``_query``) and ``ClaudeSDKClient`` (``_client``);
+  ``ClaudePool`` (``_pool``); the package's names (this module and
+  ``claude_wrap.types``); the fleet's machinery (``_fleet/``: tasks,
+  workers, batches, the local and Ray backends) and ``claude_wrap.fleet``;
+  ``claude_wrap.sync``; ``claude_wrap.cli`` (``_cli``);
 * ``testing/``: the scripted model and the pytest fixtures.
 
 ``docs/architecture.md`` follows one prompt out and one line back.
@@ -40,16 +43,17 @@ from __future__ import annotations
 # Not typing.TYPE_CHECKING: importing typing would be most of this import's cost.
 TYPE_CHECKING = False
 
-from claude_wrap._lazy import lazy_exports
+from claude_wrap._lazy import lazy_exports, surface_names
 from claude_wrap._version import __version__ as __version__
 
 # The public surface, listed once: module (under claude_wrap) → the names it
-# exports here. scripts/sync_exports.py writes the same list for type
-# checkers into _exports.py.
+# exports here. Names after "types:" are types, which claude_wrap.types
+# offers too. scripts/sync_exports.py writes the imports type checkers read
+# (the block at the end of this file, and the one in types.py) from it.
 _SURFACE: dict[str, str] = {
     # the public surfaces
     "_query": "query",
-    "_client": "ClaudeSDKClient ExitInfo",
+    "_client": "ClaudeSDKClient types: ExitInfo",
     "_pool": "ClaudePool prewarm",
     # _process: the binary as a process
     "_process.transport": "LineTransport SubprocessTransport",
@@ -57,56 +61,53 @@ _SURFACE: dict[str, str] = {
     "_process.fetch": "fetch_binary",
     # _wire: what travels on the pipes
     "_wire.codec": "decode_line",
-    "_wire.modes": "PermissionMode",
+    "_wire.modes": "types: PermissionMode",
     "_wire.shapes": (
-        "AssistantMessageError BackgroundTaskSummary FastModeDisabledReason FastModeState MessageOrigin "
-        "MessageOriginKind ModelUsage RateLimitStatus RateLimitType ResultOutcome "
-        "ServerToolName SessionCronSummary SystemInitData SystemInitMcpServer SystemInitPlugin "
-        "SystemInitPluginError TaskNotificationOriginSubkind TaskNotificationStatus TaskUpdatedStatus "
-        "TaskUsage TERMINAL_TASK_STATUSES"
+        "types: AssistantMessageError BackgroundTaskSummary FastModeDisabledReason FastModeState MessageOrigin "
+        "MessageOriginKind ModelUsage RateLimitStatus RateLimitType ResultOutcome ServerToolName "
+        "SessionCronSummary SystemInitData SystemInitMcpServer SystemInitPlugin SystemInitPluginError "
+        "TaskNotificationOriginSubkind TaskNotificationStatus TaskUpdatedStatus TaskUsage TERMINAL_TASK_STATUSES"
     ),
     "_wire.system_views": (
-        "ApiRetryMessage CompactBoundaryMessage InformationalMessage InitSystemMessage StatusMessage"
+        "types: ApiRetryMessage CompactBoundaryMessage InformationalMessage InitSystemMessage StatusMessage"
     ),
     "_wire.messages": (
-        "AssistantMessage CallbackTimeoutMessage CitationsDelta ContentBlock ConversationResetMessage "
-        "DeferredToolUse Delta "
-        "HookEventMessage ImageBlock Message MirrorErrorMessage RateLimitEvent RateLimitInfo "
-        "RedactedThinkingBlock ResultMessage ServerToolResultBlock ServerToolUseBlock SignatureDelta "
-        "StreamEvent SystemMessage TaskNotificationMessage TaskProgressMessage TaskStartedMessage "
-        "TaskUpdatedMessage TextBlock TextDelta ThinkingBlock ThinkingDelta ToolInputDelta "
-        "ToolResultBlock ToolUseBlock UnknownBlock UnknownDelta UnknownMessage UserMessage"
+        "types: AssistantMessage CallbackTimeoutMessage CitationsDelta ContentBlock ConversationResetMessage "
+        "DeferredToolUse Delta HookEventMessage ImageBlock Message MirrorErrorMessage RateLimitEvent RateLimitInfo "
+        "RedactedThinkingBlock ResultMessage ServerToolResultBlock ServerToolUseBlock SignatureDelta StreamEvent "
+        "SystemMessage TaskNotificationMessage TaskProgressMessage TaskStartedMessage TaskUpdatedMessage TextBlock "
+        "TextDelta ThinkingBlock ThinkingDelta ToolInputDelta ToolResultBlock ToolUseBlock UnknownBlock "
+        "UnknownDelta UnknownMessage UserMessage"
     ),
-    "_wire.stream": "Shown StreamAccumulator TextChunk ThinkingChunk ToolCall",
+    "_wire.stream": "StreamAccumulator types: Shown TextChunk ThinkingChunk ToolCall",
     "_wire.hooks": (
-        "AsyncHookJSONOutput BaseHookInput ConfigChangeHookInput CwdChangedHookInput "
-        "CwdChangedHookSpecificOutput DirectoryAddedHookInput ElicitationHookInput "
-        "ElicitationHookSpecificOutput ElicitationResultHookInput ElicitationResultHookSpecificOutput "
-        "FileChangedHookInput FileChangedHookSpecificOutput HookCallback HookContext HookEffort HookEvent "
-        "HookInput HookJSONOutput HookMatcher HookSpecificOutput InstructionsLoadedHookInput "
-        "MessageDisplayHookInput MessageDisplayHookSpecificOutput NotificationHookInput "
-        "NotificationHookSpecificOutput PermissionDeniedHookInput PermissionDeniedHookSpecificOutput "
-        "PermissionRequestHookInput PermissionRequestHookSpecificOutput PostCompactHookInput "
-        "PostModelSwitchHookInput PostModelSwitchHookSpecificOutput PostToolBatchHookInput "
-        "PostToolBatchHookSpecificOutput PostToolUseFailureHookInput PostToolUseFailureHookSpecificOutput "
-        "PostToolUseHookInput PostToolUseHookSpecificOutput PreCompactHookInput PreModelSwitchHookInput "
-        "PreModelSwitchHookSpecificOutput PreToolUseHookInput PreToolUseHookSpecificOutput "
-        "SessionEndHookInput SessionStartHookInput SessionStartHookSpecificOutput SetupHookInput "
-        "SetupHookSpecificOutput StopFailureHookInput StopHookInput StopHookSpecificOutput "
-        "SubagentStartHookInput SubagentStartHookSpecificOutput SubagentStopHookInput "
-        "SubagentStopHookSpecificOutput SyncHookJSONOutput TaskCompletedHookInput TaskCreatedHookInput "
-        "TeammateIdleHookInput UserPromptExpansionHookInput UserPromptExpansionHookSpecificOutput "
-        "UserPromptSubmitHookInput UserPromptSubmitHookSpecificOutput WorktreeCreateHookInput "
-        "WorktreeCreateHookSpecificOutput WorktreeRemoveHookInput"
+        "types: AsyncHookJSONOutput BaseHookInput ConfigChangeHookInput CwdChangedHookInput "
+        "CwdChangedHookSpecificOutput DirectoryAddedHookInput ElicitationHookInput ElicitationHookSpecificOutput "
+        "ElicitationResultHookInput ElicitationResultHookSpecificOutput FileChangedHookInput "
+        "FileChangedHookSpecificOutput HookCallback HookContext HookEffort HookEvent HookInput HookJSONOutput "
+        "HookMatcher HookSpecificOutput InstructionsLoadedHookInput MessageDisplayHookInput "
+        "MessageDisplayHookSpecificOutput NotificationHookInput NotificationHookSpecificOutput "
+        "PermissionDeniedHookInput PermissionDeniedHookSpecificOutput PermissionRequestHookInput "
+        "PermissionRequestHookSpecificOutput PostCompactHookInput PostModelSwitchHookInput "
+        "PostModelSwitchHookSpecificOutput PostToolBatchHookInput PostToolBatchHookSpecificOutput "
+        "PostToolUseFailureHookInput PostToolUseFailureHookSpecificOutput PostToolUseHookInput "
+        "PostToolUseHookSpecificOutput PreCompactHookInput PreModelSwitchHookInput "
+        "PreModelSwitchHookSpecificOutput PreToolUseHookInput PreToolUseHookSpecificOutput SessionEndHookInput "
+        "SessionStartHookInput SessionStartHookSpecificOutput SetupHookInput SetupHookSpecificOutput "
+        "StopFailureHookInput StopHookInput StopHookSpecificOutput SubagentStartHookInput "
+        "SubagentStartHookSpecificOutput SubagentStopHookInput SubagentStopHookSpecificOutput SyncHookJSONOutput "
+        "TaskCompletedHookInput TaskCreatedHookInput TeammateIdleHookInput UserPromptExpansionHookInput "
+        "UserPromptExpansionHookSpecificOutput UserPromptSubmitHookInput UserPromptSubmitHookSpecificOutput "
+        "WorktreeCreateHookInput WorktreeCreateHookSpecificOutput WorktreeRemoveHookInput"
     ),
     "_wire.permissions": (
-        "answer_user_questions ASK_USER_QUESTION CanUseTool OnUserQuestion PermissionBehavior "
-        "PermissionResult PermissionResultAllow PermissionResultDeny PermissionRuleValue PermissionUpdate "
-        "PermissionUpdateDestination ToolPermissionContext user_questions UserAnswers UserQuestion "
+        "answer_user_questions ASK_USER_QUESTION user_questions types: CanUseTool OnUserQuestion "
+        "PermissionBehavior PermissionResult PermissionResultAllow PermissionResultDeny PermissionRuleValue "
+        "PermissionUpdate PermissionUpdateDestination ToolPermissionContext UserAnswers UserQuestion "
         "UserQuestionOption"
     ),
     "_wire.control": (
-        "ContextUsageCategory ContextUsageResponse ControlErrorResponse ControlResponse "
+        "types: ContextUsageCategory ContextUsageResponse ControlErrorResponse ControlResponse "
         "McpClaudeAIProxyServerConfig McpSdkServerConfigStatus McpServerConnectionStatus McpServerInfo "
         "McpServerStatus McpServerStatusConfig McpStatusResponse McpToolAnnotations McpToolInfo ModelInfo "
         "ReloadPluginsResponse RewindFilesResult SDKControlInitializeRequest SDKControlInterruptRequest "
@@ -116,40 +117,40 @@ _SURFACE: dict[str, str] = {
         "UsageResponse"
     ),
     # _launch: options, and what a run is started with
-    "_launch.options": "ClaudeAgentOptions EffortLevel SettingSource",
+    "_launch.options": "types: ClaudeAgentOptions EffortLevel SettingSource",
     "_launch.checks": "OptionsWarning",
-    "_launch.agents": "AgentDefinition",
+    "_launch.agents": "types: AgentDefinition",
     "_launch.option_types": (
-        "SandboxIgnoreViolations SandboxNetworkConfig SandboxSettings SdkBeta SdkPluginConfig "
-        "SystemPromptCustom SystemPromptFile SystemPromptPreset TaskBudget ThinkingConfig "
-        "ThinkingConfigAdaptive ThinkingConfigDisabled ThinkingConfigEnabled ThinkingDisplay ToolsPreset"
+        "types: SandboxIgnoreViolations SandboxNetworkConfig SandboxSettings SdkBeta SdkPluginConfig "
+        "SystemPromptCustom SystemPromptFile SystemPromptPreset TaskBudget ThinkingConfig ThinkingConfigAdaptive "
+        "ThinkingConfigDisabled ThinkingConfigEnabled ThinkingDisplay ToolsPreset"
     ),
-    "_launch.control_plane": "CanUseToolShadowedWarning",
+    "_launch.control_plane": "types: CanUseToolShadowedWarning",
     # _run: one live binary
     "_run.custom_transport": "Transport",
     # _mcp: in-process MCP servers and tools
     "_mcp.config": (
-        "McpHttpServerConfig McpSdkServerConfig McpServer McpServerConfig McpSSEServerConfig McpStdioServerConfig"
+        "types: McpHttpServerConfig McpSdkServerConfig McpServer McpServerConfig McpSSEServerConfig "
+        "McpStdioServerConfig"
     ),
     "_mcp.server": "create_sdk_mcp_server SdkMcpPrompt SdkMcpResource SdkMcpServer",
-    "_mcp.tools": "SdkMcpTool tool ToolAnnotations",
+    "_mcp.tools": "tool types: SdkMcpTool ToolAnnotations",
     # _sessions: transcripts on disk and in stores
-    "_sessions.helpers": (
-        "delete_session fork_session get_session_info get_session_messages get_subagent_messages "
-        "list_sessions list_subagents rename_session tag_session"
+    "_sessions.disk_helpers": (
+        "delete_session fork_session get_session_info get_session_messages get_subagent_messages list_sessions "
+        "list_subagents rename_session tag_session"
     ),
-    "_sessions.transcripts": "ForkSessionResult project_key_for_directory SDKSessionInfo SessionMessage",
+    "_sessions.transcripts": "project_key_for_directory types: ForkSessionResult SDKSessionInfo SessionMessage",
     "_sessions.store_memory": "InMemorySessionStore",
     "_sessions.store": (
-        "SessionKey SessionListSubkeysKey SessionStore SessionStoreEntry SessionStoreFlushMode "
+        "types: SessionKey SessionListSubkeysKey SessionStore SessionStoreEntry SessionStoreFlushMode "
         "SessionStoreListEntry SessionSummaryEntry"
     ),
     "_sessions.summary": "fold_session_summary",
     "_sessions.store_helpers": (
         "delete_session_via_store fork_session_via_store get_session_info_from_store "
         "get_session_messages_from_store get_subagent_messages_from_store import_session_to_store "
-        "list_sessions_from_store list_subagents_from_store rename_session_via_store "
-        "tag_session_via_store"
+        "list_sessions_from_store list_subagents_from_store rename_session_via_store tag_session_via_store"
     ),
     "_sessions.store_sqlite": "SQLiteSessionStore",
     "_sessions.store_postgres": "PostgresSessionStore",
@@ -158,21 +159,655 @@ _SURFACE: dict[str, str] = {
     # errors
     "_exceptions": (
         "AuthenticationError ClaudeSDKError CLIConnectionError CLIJSONDecodeError CLINotFoundError ControlError "
-        "ControlRejectedError ControlTimeoutError LaunchValueError LineTooLongError MessageParseError "
-        "ProcessError ResultError SessionStateError SessionStoreError StoreTimeoutError "
-        "StructuredOutputError TransportClosedError TurnTimeoutError"
+        "ControlRejectedError ControlTimeoutError LaunchValueError LineTooLongError MessageParseError ProcessError "
+        "ResultError SessionStateError SessionStoreError StoreTimeoutError StructuredOutputError "
+        "TransportClosedError TurnTimeoutError"
     ),
 }
 
-_EXPORTS = {name: module for module, names in _SURFACE.items() for name in names.split()}
+_EXPORTS, _TYPES = surface_names(_SURFACE)
 
 if TYPE_CHECKING:
-    from claude_wrap._exports import *  # noqa: F403 - the generated names, for type checkers
-    from claude_wrap._exports import __all__ as __all__
+    # BEGIN generated: imports
+    from claude_wrap._client import (
+        ClaudeSDKClient as ClaudeSDKClient,
+        ExitInfo as ExitInfo,
+    )
+    from claude_wrap._exceptions import (
+        AuthenticationError as AuthenticationError,
+        ClaudeSDKError as ClaudeSDKError,
+        CLIConnectionError as CLIConnectionError,
+        CLIJSONDecodeError as CLIJSONDecodeError,
+        CLINotFoundError as CLINotFoundError,
+        ControlError as ControlError,
+        ControlRejectedError as ControlRejectedError,
+        ControlTimeoutError as ControlTimeoutError,
+        LaunchValueError as LaunchValueError,
+        LineTooLongError as LineTooLongError,
+        MessageParseError as MessageParseError,
+        ProcessError as ProcessError,
+        ResultError as ResultError,
+        SessionStateError as SessionStateError,
+        SessionStoreError as SessionStoreError,
+        StoreTimeoutError as StoreTimeoutError,
+        StructuredOutputError as StructuredOutputError,
+        TransportClosedError as TransportClosedError,
+        TurnTimeoutError as TurnTimeoutError,
+    )
+    from claude_wrap._launch.agents import (
+        AgentDefinition as AgentDefinition,
+    )
+    from claude_wrap._launch.checks import (
+        OptionsWarning as OptionsWarning,
+    )
+    from claude_wrap._launch.control_plane import (
+        CanUseToolShadowedWarning as CanUseToolShadowedWarning,
+    )
+    from claude_wrap._launch.option_types import (
+        SandboxIgnoreViolations as SandboxIgnoreViolations,
+        SandboxNetworkConfig as SandboxNetworkConfig,
+        SandboxSettings as SandboxSettings,
+        SdkBeta as SdkBeta,
+        SdkPluginConfig as SdkPluginConfig,
+        SystemPromptCustom as SystemPromptCustom,
+        SystemPromptFile as SystemPromptFile,
+        SystemPromptPreset as SystemPromptPreset,
+        TaskBudget as TaskBudget,
+        ThinkingConfig as ThinkingConfig,
+        ThinkingConfigAdaptive as ThinkingConfigAdaptive,
+        ThinkingConfigDisabled as ThinkingConfigDisabled,
+        ThinkingConfigEnabled as ThinkingConfigEnabled,
+        ThinkingDisplay as ThinkingDisplay,
+        ToolsPreset as ToolsPreset,
+    )
+    from claude_wrap._launch.options import (
+        ClaudeAgentOptions as ClaudeAgentOptions,
+        EffortLevel as EffortLevel,
+        SettingSource as SettingSource,
+    )
+    from claude_wrap._mcp.config import (
+        McpHttpServerConfig as McpHttpServerConfig,
+        McpSdkServerConfig as McpSdkServerConfig,
+        McpServer as McpServer,
+        McpServerConfig as McpServerConfig,
+        McpSSEServerConfig as McpSSEServerConfig,
+        McpStdioServerConfig as McpStdioServerConfig,
+    )
+    from claude_wrap._mcp.server import (
+        SdkMcpPrompt as SdkMcpPrompt,
+        SdkMcpResource as SdkMcpResource,
+        SdkMcpServer as SdkMcpServer,
+        create_sdk_mcp_server as create_sdk_mcp_server,
+    )
+    from claude_wrap._mcp.tools import (
+        SdkMcpTool as SdkMcpTool,
+        ToolAnnotations as ToolAnnotations,
+        tool as tool,
+    )
+    from claude_wrap._pool import (
+        ClaudePool as ClaudePool,
+        prewarm as prewarm,
+    )
+    from claude_wrap._process.binary import (
+        BinaryInfo as BinaryInfo,
+        binary_info as binary_info,
+        find_binary as find_binary,
+    )
+    from claude_wrap._process.fetch import (
+        fetch_binary as fetch_binary,
+    )
+    from claude_wrap._process.transport import (
+        LineTransport as LineTransport,
+        SubprocessTransport as SubprocessTransport,
+    )
+    from claude_wrap._query import (
+        query as query,
+    )
+    from claude_wrap._run.custom_transport import (
+        Transport as Transport,
+    )
+    from claude_wrap._sessions.disk_helpers import (
+        delete_session as delete_session,
+        fork_session as fork_session,
+        get_session_info as get_session_info,
+        get_session_messages as get_session_messages,
+        get_subagent_messages as get_subagent_messages,
+        list_sessions as list_sessions,
+        list_subagents as list_subagents,
+        rename_session as rename_session,
+        tag_session as tag_session,
+    )
+    from claude_wrap._sessions.spool import (
+        flush_pending as flush_pending,
+    )
+    from claude_wrap._sessions.store import (
+        SessionKey as SessionKey,
+        SessionListSubkeysKey as SessionListSubkeysKey,
+        SessionStore as SessionStore,
+        SessionStoreEntry as SessionStoreEntry,
+        SessionStoreFlushMode as SessionStoreFlushMode,
+        SessionStoreListEntry as SessionStoreListEntry,
+        SessionSummaryEntry as SessionSummaryEntry,
+    )
+    from claude_wrap._sessions.store_helpers import (
+        delete_session_via_store as delete_session_via_store,
+        fork_session_via_store as fork_session_via_store,
+        get_session_info_from_store as get_session_info_from_store,
+        get_session_messages_from_store as get_session_messages_from_store,
+        get_subagent_messages_from_store as get_subagent_messages_from_store,
+        import_session_to_store as import_session_to_store,
+        list_sessions_from_store as list_sessions_from_store,
+        list_subagents_from_store as list_subagents_from_store,
+        rename_session_via_store as rename_session_via_store,
+        tag_session_via_store as tag_session_via_store,
+    )
+    from claude_wrap._sessions.store_memory import (
+        InMemorySessionStore as InMemorySessionStore,
+    )
+    from claude_wrap._sessions.store_postgres import (
+        PostgresSessionStore as PostgresSessionStore,
+    )
+    from claude_wrap._sessions.store_redis import (
+        RedisSessionStore as RedisSessionStore,
+    )
+    from claude_wrap._sessions.store_sqlite import (
+        SQLiteSessionStore as SQLiteSessionStore,
+    )
+    from claude_wrap._sessions.summary import (
+        fold_session_summary as fold_session_summary,
+    )
+    from claude_wrap._sessions.transcripts import (
+        ForkSessionResult as ForkSessionResult,
+        SDKSessionInfo as SDKSessionInfo,
+        SessionMessage as SessionMessage,
+        project_key_for_directory as project_key_for_directory,
+    )
+    from claude_wrap._wire.codec import (
+        decode_line as decode_line,
+    )
+    from claude_wrap._wire.control import (
+        ContextUsageCategory as ContextUsageCategory,
+        ContextUsageResponse as ContextUsageResponse,
+        ControlErrorResponse as ControlErrorResponse,
+        ControlResponse as ControlResponse,
+        McpClaudeAIProxyServerConfig as McpClaudeAIProxyServerConfig,
+        McpSdkServerConfigStatus as McpSdkServerConfigStatus,
+        McpServerConnectionStatus as McpServerConnectionStatus,
+        McpServerInfo as McpServerInfo,
+        McpServerStatus as McpServerStatus,
+        McpServerStatusConfig as McpServerStatusConfig,
+        McpStatusResponse as McpStatusResponse,
+        McpToolAnnotations as McpToolAnnotations,
+        McpToolInfo as McpToolInfo,
+        ModelInfo as ModelInfo,
+        ReloadPluginsResponse as ReloadPluginsResponse,
+        RewindFilesResult as RewindFilesResult,
+        SDKControlInitializeRequest as SDKControlInitializeRequest,
+        SDKControlInterruptRequest as SDKControlInterruptRequest,
+        SDKControlMcpMessageRequest as SDKControlMcpMessageRequest,
+        SDKControlMcpReconnectRequest as SDKControlMcpReconnectRequest,
+        SDKControlMcpToggleRequest as SDKControlMcpToggleRequest,
+        SDKControlPermissionRequest as SDKControlPermissionRequest,
+        SDKControlRequest as SDKControlRequest,
+        SDKControlResponse as SDKControlResponse,
+        SDKControlRewindFilesRequest as SDKControlRewindFilesRequest,
+        SDKControlSetPermissionModeRequest as SDKControlSetPermissionModeRequest,
+        SDKControlStopTaskRequest as SDKControlStopTaskRequest,
+        SDKHookCallbackRequest as SDKHookCallbackRequest,
+        SessionUsage as SessionUsage,
+        UsageResponse as UsageResponse,
+    )
+    from claude_wrap._wire.hooks import (
+        AsyncHookJSONOutput as AsyncHookJSONOutput,
+        BaseHookInput as BaseHookInput,
+        ConfigChangeHookInput as ConfigChangeHookInput,
+        CwdChangedHookInput as CwdChangedHookInput,
+        CwdChangedHookSpecificOutput as CwdChangedHookSpecificOutput,
+        DirectoryAddedHookInput as DirectoryAddedHookInput,
+        ElicitationHookInput as ElicitationHookInput,
+        ElicitationHookSpecificOutput as ElicitationHookSpecificOutput,
+        ElicitationResultHookInput as ElicitationResultHookInput,
+        ElicitationResultHookSpecificOutput as ElicitationResultHookSpecificOutput,
+        FileChangedHookInput as FileChangedHookInput,
+        FileChangedHookSpecificOutput as FileChangedHookSpecificOutput,
+        HookCallback as HookCallback,
+        HookContext as HookContext,
+        HookEffort as HookEffort,
+        HookEvent as HookEvent,
+        HookInput as HookInput,
+        HookJSONOutput as HookJSONOutput,
+        HookMatcher as HookMatcher,
+        HookSpecificOutput as HookSpecificOutput,
+        InstructionsLoadedHookInput as InstructionsLoadedHookInput,
+        MessageDisplayHookInput as MessageDisplayHookInput,
+        MessageDisplayHookSpecificOutput as MessageDisplayHookSpecificOutput,
+        NotificationHookInput as NotificationHookInput,
+        NotificationHookSpecificOutput as NotificationHookSpecificOutput,
+        PermissionDeniedHookInput as PermissionDeniedHookInput,
+        PermissionDeniedHookSpecificOutput as PermissionDeniedHookSpecificOutput,
+        PermissionRequestHookInput as PermissionRequestHookInput,
+        PermissionRequestHookSpecificOutput as PermissionRequestHookSpecificOutput,
+        PostCompactHookInput as PostCompactHookInput,
+        PostModelSwitchHookInput as PostModelSwitchHookInput,
+        PostModelSwitchHookSpecificOutput as PostModelSwitchHookSpecificOutput,
+        PostToolBatchHookInput as PostToolBatchHookInput,
+        PostToolBatchHookSpecificOutput as PostToolBatchHookSpecificOutput,
+        PostToolUseFailureHookInput as PostToolUseFailureHookInput,
+        PostToolUseFailureHookSpecificOutput as PostToolUseFailureHookSpecificOutput,
+        PostToolUseHookInput as PostToolUseHookInput,
+        PostToolUseHookSpecificOutput as PostToolUseHookSpecificOutput,
+        PreCompactHookInput as PreCompactHookInput,
+        PreModelSwitchHookInput as PreModelSwitchHookInput,
+        PreModelSwitchHookSpecificOutput as PreModelSwitchHookSpecificOutput,
+        PreToolUseHookInput as PreToolUseHookInput,
+        PreToolUseHookSpecificOutput as PreToolUseHookSpecificOutput,
+        SessionEndHookInput as SessionEndHookInput,
+        SessionStartHookInput as SessionStartHookInput,
+        SessionStartHookSpecificOutput as SessionStartHookSpecificOutput,
+        SetupHookInput as SetupHookInput,
+        SetupHookSpecificOutput as SetupHookSpecificOutput,
+        StopFailureHookInput as StopFailureHookInput,
+        StopHookInput as StopHookInput,
+        StopHookSpecificOutput as StopHookSpecificOutput,
+        SubagentStartHookInput as SubagentStartHookInput,
+        SubagentStartHookSpecificOutput as SubagentStartHookSpecificOutput,
+        SubagentStopHookInput as SubagentStopHookInput,
+        SubagentStopHookSpecificOutput as SubagentStopHookSpecificOutput,
+        SyncHookJSONOutput as SyncHookJSONOutput,
+        TaskCompletedHookInput as TaskCompletedHookInput,
+        TaskCreatedHookInput as TaskCreatedHookInput,
+        TeammateIdleHookInput as TeammateIdleHookInput,
+        UserPromptExpansionHookInput as UserPromptExpansionHookInput,
+        UserPromptExpansionHookSpecificOutput as UserPromptExpansionHookSpecificOutput,
+        UserPromptSubmitHookInput as UserPromptSubmitHookInput,
+        UserPromptSubmitHookSpecificOutput as UserPromptSubmitHookSpecificOutput,
+        WorktreeCreateHookInput as WorktreeCreateHookInput,
+        WorktreeCreateHookSpecificOutput as WorktreeCreateHookSpecificOutput,
+        WorktreeRemoveHookInput as WorktreeRemoveHookInput,
+    )
+    from claude_wrap._wire.messages import (
+        AssistantMessage as AssistantMessage,
+        CallbackTimeoutMessage as CallbackTimeoutMessage,
+        CitationsDelta as CitationsDelta,
+        ContentBlock as ContentBlock,
+        ConversationResetMessage as ConversationResetMessage,
+        DeferredToolUse as DeferredToolUse,
+        Delta as Delta,
+        HookEventMessage as HookEventMessage,
+        ImageBlock as ImageBlock,
+        Message as Message,
+        MirrorErrorMessage as MirrorErrorMessage,
+        RateLimitEvent as RateLimitEvent,
+        RateLimitInfo as RateLimitInfo,
+        RedactedThinkingBlock as RedactedThinkingBlock,
+        ResultMessage as ResultMessage,
+        ServerToolResultBlock as ServerToolResultBlock,
+        ServerToolUseBlock as ServerToolUseBlock,
+        SignatureDelta as SignatureDelta,
+        StreamEvent as StreamEvent,
+        SystemMessage as SystemMessage,
+        TaskNotificationMessage as TaskNotificationMessage,
+        TaskProgressMessage as TaskProgressMessage,
+        TaskStartedMessage as TaskStartedMessage,
+        TaskUpdatedMessage as TaskUpdatedMessage,
+        TextBlock as TextBlock,
+        TextDelta as TextDelta,
+        ThinkingBlock as ThinkingBlock,
+        ThinkingDelta as ThinkingDelta,
+        ToolInputDelta as ToolInputDelta,
+        ToolResultBlock as ToolResultBlock,
+        ToolUseBlock as ToolUseBlock,
+        UnknownBlock as UnknownBlock,
+        UnknownDelta as UnknownDelta,
+        UnknownMessage as UnknownMessage,
+        UserMessage as UserMessage,
+    )
+    from claude_wrap._wire.modes import (
+        PermissionMode as PermissionMode,
+    )
+    from claude_wrap._wire.permissions import (
+        ASK_USER_QUESTION as ASK_USER_QUESTION,
+        CanUseTool as CanUseTool,
+        OnUserQuestion as OnUserQuestion,
+        PermissionBehavior as PermissionBehavior,
+        PermissionResult as PermissionResult,
+        PermissionResultAllow as PermissionResultAllow,
+        PermissionResultDeny as PermissionResultDeny,
+        PermissionRuleValue as PermissionRuleValue,
+        PermissionUpdate as PermissionUpdate,
+        PermissionUpdateDestination as PermissionUpdateDestination,
+        ToolPermissionContext as ToolPermissionContext,
+        UserAnswers as UserAnswers,
+        UserQuestion as UserQuestion,
+        UserQuestionOption as UserQuestionOption,
+        answer_user_questions as answer_user_questions,
+        user_questions as user_questions,
+    )
+    from claude_wrap._wire.shapes import (
+        TERMINAL_TASK_STATUSES as TERMINAL_TASK_STATUSES,
+        AssistantMessageError as AssistantMessageError,
+        BackgroundTaskSummary as BackgroundTaskSummary,
+        FastModeDisabledReason as FastModeDisabledReason,
+        FastModeState as FastModeState,
+        MessageOrigin as MessageOrigin,
+        MessageOriginKind as MessageOriginKind,
+        ModelUsage as ModelUsage,
+        RateLimitStatus as RateLimitStatus,
+        RateLimitType as RateLimitType,
+        ResultOutcome as ResultOutcome,
+        ServerToolName as ServerToolName,
+        SessionCronSummary as SessionCronSummary,
+        SystemInitData as SystemInitData,
+        SystemInitMcpServer as SystemInitMcpServer,
+        SystemInitPlugin as SystemInitPlugin,
+        SystemInitPluginError as SystemInitPluginError,
+        TaskNotificationOriginSubkind as TaskNotificationOriginSubkind,
+        TaskNotificationStatus as TaskNotificationStatus,
+        TaskUpdatedStatus as TaskUpdatedStatus,
+        TaskUsage as TaskUsage,
+    )
+    from claude_wrap._wire.stream import (
+        Shown as Shown,
+        StreamAccumulator as StreamAccumulator,
+        TextChunk as TextChunk,
+        ThinkingChunk as ThinkingChunk,
+        ToolCall as ToolCall,
+    )
+    from claude_wrap._wire.system_views import (
+        ApiRetryMessage as ApiRetryMessage,
+        CompactBoundaryMessage as CompactBoundaryMessage,
+        InformationalMessage as InformationalMessage,
+        InitSystemMessage as InitSystemMessage,
+        StatusMessage as StatusMessage,
+    )
+
+    __all__ = [
+        "ASK_USER_QUESTION",
+        "AgentDefinition",
+        "ApiRetryMessage",
+        "AssistantMessage",
+        "AssistantMessageError",
+        "AsyncHookJSONOutput",
+        "AuthenticationError",
+        "BackgroundTaskSummary",
+        "BaseHookInput",
+        "BinaryInfo",
+        "CLIConnectionError",
+        "CLIJSONDecodeError",
+        "CLINotFoundError",
+        "CallbackTimeoutMessage",
+        "CanUseTool",
+        "CanUseToolShadowedWarning",
+        "CitationsDelta",
+        "ClaudeAgentOptions",
+        "ClaudePool",
+        "ClaudeSDKClient",
+        "ClaudeSDKError",
+        "CompactBoundaryMessage",
+        "ConfigChangeHookInput",
+        "ContentBlock",
+        "ContextUsageCategory",
+        "ContextUsageResponse",
+        "ControlError",
+        "ControlErrorResponse",
+        "ControlRejectedError",
+        "ControlResponse",
+        "ControlTimeoutError",
+        "ConversationResetMessage",
+        "CwdChangedHookInput",
+        "CwdChangedHookSpecificOutput",
+        "DeferredToolUse",
+        "Delta",
+        "DirectoryAddedHookInput",
+        "EffortLevel",
+        "ElicitationHookInput",
+        "ElicitationHookSpecificOutput",
+        "ElicitationResultHookInput",
+        "ElicitationResultHookSpecificOutput",
+        "ExitInfo",
+        "FastModeDisabledReason",
+        "FastModeState",
+        "FileChangedHookInput",
+        "FileChangedHookSpecificOutput",
+        "ForkSessionResult",
+        "HookCallback",
+        "HookContext",
+        "HookEffort",
+        "HookEvent",
+        "HookEventMessage",
+        "HookInput",
+        "HookJSONOutput",
+        "HookMatcher",
+        "HookSpecificOutput",
+        "ImageBlock",
+        "InMemorySessionStore",
+        "InformationalMessage",
+        "InitSystemMessage",
+        "InstructionsLoadedHookInput",
+        "LaunchValueError",
+        "LineTooLongError",
+        "LineTransport",
+        "McpClaudeAIProxyServerConfig",
+        "McpHttpServerConfig",
+        "McpSSEServerConfig",
+        "McpSdkServerConfig",
+        "McpSdkServerConfigStatus",
+        "McpServer",
+        "McpServerConfig",
+        "McpServerConnectionStatus",
+        "McpServerInfo",
+        "McpServerStatus",
+        "McpServerStatusConfig",
+        "McpStatusResponse",
+        "McpStdioServerConfig",
+        "McpToolAnnotations",
+        "McpToolInfo",
+        "Message",
+        "MessageDisplayHookInput",
+        "MessageDisplayHookSpecificOutput",
+        "MessageOrigin",
+        "MessageOriginKind",
+        "MessageParseError",
+        "MirrorErrorMessage",
+        "ModelInfo",
+        "ModelUsage",
+        "NotificationHookInput",
+        "NotificationHookSpecificOutput",
+        "OnUserQuestion",
+        "OptionsWarning",
+        "PermissionBehavior",
+        "PermissionDeniedHookInput",
+        "PermissionDeniedHookSpecificOutput",
+        "PermissionMode",
+        "PermissionRequestHookInput",
+        "PermissionRequestHookSpecificOutput",
+        "PermissionResult",
+        "PermissionResultAllow",
+        "PermissionResultDeny",
+        "PermissionRuleValue",
+        "PermissionUpdate",
+        "PermissionUpdateDestination",
+        "PostCompactHookInput",
+        "PostModelSwitchHookInput",
+        "PostModelSwitchHookSpecificOutput",
+        "PostToolBatchHookInput",
+        "PostToolBatchHookSpecificOutput",
+        "PostToolUseFailureHookInput",
+        "PostToolUseFailureHookSpecificOutput",
+        "PostToolUseHookInput",
+        "PostToolUseHookSpecificOutput",
+        "PostgresSessionStore",
+        "PreCompactHookInput",
+        "PreModelSwitchHookInput",
+        "PreModelSwitchHookSpecificOutput",
+        "PreToolUseHookInput",
+        "PreToolUseHookSpecificOutput",
+        "ProcessError",
+        "RateLimitEvent",
+        "RateLimitInfo",
+        "RateLimitStatus",
+        "RateLimitType",
+        "RedactedThinkingBlock",
+        "RedisSessionStore",
+        "ReloadPluginsResponse",
+        "ResultError",
+        "ResultMessage",
+        "ResultOutcome",
+        "RewindFilesResult",
+        "SDKControlInitializeRequest",
+        "SDKControlInterruptRequest",
+        "SDKControlMcpMessageRequest",
+        "SDKControlMcpReconnectRequest",
+        "SDKControlMcpToggleRequest",
+        "SDKControlPermissionRequest",
+        "SDKControlRequest",
+        "SDKControlResponse",
+        "SDKControlRewindFilesRequest",
+        "SDKControlSetPermissionModeRequest",
+        "SDKControlStopTaskRequest",
+        "SDKHookCallbackRequest",
+        "SDKSessionInfo",
+        "SQLiteSessionStore",
+        "SandboxIgnoreViolations",
+        "SandboxNetworkConfig",
+        "SandboxSettings",
+        "SdkBeta",
+        "SdkMcpPrompt",
+        "SdkMcpResource",
+        "SdkMcpServer",
+        "SdkMcpTool",
+        "SdkPluginConfig",
+        "ServerToolName",
+        "ServerToolResultBlock",
+        "ServerToolUseBlock",
+        "SessionCronSummary",
+        "SessionEndHookInput",
+        "SessionKey",
+        "SessionListSubkeysKey",
+        "SessionMessage",
+        "SessionStartHookInput",
+        "SessionStartHookSpecificOutput",
+        "SessionStateError",
+        "SessionStore",
+        "SessionStoreEntry",
+        "SessionStoreError",
+        "SessionStoreFlushMode",
+        "SessionStoreListEntry",
+        "SessionSummaryEntry",
+        "SessionUsage",
+        "SettingSource",
+        "SetupHookInput",
+        "SetupHookSpecificOutput",
+        "Shown",
+        "SignatureDelta",
+        "StatusMessage",
+        "StopFailureHookInput",
+        "StopHookInput",
+        "StopHookSpecificOutput",
+        "StoreTimeoutError",
+        "StreamAccumulator",
+        "StreamEvent",
+        "StructuredOutputError",
+        "SubagentStartHookInput",
+        "SubagentStartHookSpecificOutput",
+        "SubagentStopHookInput",
+        "SubagentStopHookSpecificOutput",
+        "SubprocessTransport",
+        "SyncHookJSONOutput",
+        "SystemInitData",
+        "SystemInitMcpServer",
+        "SystemInitPlugin",
+        "SystemInitPluginError",
+        "SystemMessage",
+        "SystemPromptCustom",
+        "SystemPromptFile",
+        "SystemPromptPreset",
+        "TERMINAL_TASK_STATUSES",
+        "TaskBudget",
+        "TaskCompletedHookInput",
+        "TaskCreatedHookInput",
+        "TaskNotificationMessage",
+        "TaskNotificationOriginSubkind",
+        "TaskNotificationStatus",
+        "TaskProgressMessage",
+        "TaskStartedMessage",
+        "TaskUpdatedMessage",
+        "TaskUpdatedStatus",
+        "TaskUsage",
+        "TeammateIdleHookInput",
+        "TextBlock",
+        "TextChunk",
+        "TextDelta",
+        "ThinkingBlock",
+        "ThinkingChunk",
+        "ThinkingConfig",
+        "ThinkingConfigAdaptive",
+        "ThinkingConfigDisabled",
+        "ThinkingConfigEnabled",
+        "ThinkingDelta",
+        "ThinkingDisplay",
+        "ToolAnnotations",
+        "ToolCall",
+        "ToolInputDelta",
+        "ToolPermissionContext",
+        "ToolResultBlock",
+        "ToolUseBlock",
+        "ToolsPreset",
+        "Transport",
+        "TransportClosedError",
+        "TurnTimeoutError",
+        "UnknownBlock",
+        "UnknownDelta",
+        "UnknownMessage",
+        "UsageResponse",
+        "UserAnswers",
+        "UserMessage",
+        "UserPromptExpansionHookInput",
+        "UserPromptExpansionHookSpecificOutput",
+        "UserPromptSubmitHookInput",
+        "UserPromptSubmitHookSpecificOutput",
+        "UserQuestion",
+        "UserQuestionOption",
+        "WorktreeCreateHookInput",
+        "WorktreeCreateHookSpecificOutput",
+        "WorktreeRemoveHookInput",
+        "__version__",
+        "answer_user_questions",
+        "binary_info",
+        "create_sdk_mcp_server",
+        "decode_line",
+        "delete_session",
+        "delete_session_via_store",
+        "fetch_binary",
+        "find_binary",
+        "flush_pending",
+        "fold_session_summary",
+        "fork_session",
+        "fork_session_via_store",
+        "get_session_info",
+        "get_session_info_from_store",
+        "get_session_messages",
+        "get_session_messages_from_store",
+        "get_subagent_messages",
+        "get_subagent_messages_from_store",
+        "import_session_to_store",
+        "list_sessions",
+        "list_sessions_from_store",
+        "list_subagents",
+        "list_subagents_from_store",
+        "prewarm",
+        "project_key_for_directory",
+        "query",
+        "rename_session",
+        "rename_session_via_store",
+        "tag_session",
+        "tag_session_via_store",
+        "tool",
+        "user_questions",
+    ]
+    # END generated
 else:
     __all__ = sorted([*_EXPORTS, "__version__"])
-
-# Only at run time: a type checker reads the imports below, and sees no
-# module __getattr__ that would make any misspelt name type-check.
-if not TYPE_CHECKING:
+    # Only at run time: a type checker reads the imports above, and sees no
+    # module __getattr__ that would make any misspelt name type-check.
     __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals(), __all__)

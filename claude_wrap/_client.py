@@ -19,7 +19,7 @@ from claude_wrap._exceptions import (
 )
 from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode, resuming
 from claude_wrap._process.transport import LineTransport
-from claude_wrap._run.connect import open_session, user_frame
+from claude_wrap._run.connect import open_connection, user_frame
 from claude_wrap._run.custom_transport import Transport
 from claude_wrap._run.generator_view import GeneratorView
 from claude_wrap._run.protocol import Connection
@@ -108,23 +108,23 @@ class ClaudeSDKClient:
     ) -> None:
         self.options: ClaudeAgentOptions = options if options is not None else ClaudeAgentOptions()
         self._transport = transport
-        self._session: Connection | None = None
+        self._connection: Connection | None = None
         self._closed = False
         self._session_id: str | None = None  # the last one seen in a message: what reconnect() resumes
-        self._end_error: BaseException | None = None  # what ended the current session, as its reader saw it
-        self._drained = False  # the current session's reader was handed its end (None or the error)
-        self._exit: ExitInfo | None = None  # the last session's end, kept once that session is dropped
+        self._end_error: BaseException | None = None  # what ended the current connection, as its reader saw it
+        self._drained = False  # the current connection's reader was handed its end (None or the error)
+        self._exit: ExitInfo | None = None  # the last connection's end, kept once that connection is dropped
         self._auto_used = 0
         self._restart_lock: anyio.Lock | None = None
 
     @classmethod
-    def _adopt(cls, session: Connection, options: ClaudeAgentOptions) -> ClaudeSDKClient:
-        """A connected client around a session that is already open (warm pool).
+    def _adopt(cls, connection: Connection, options: ClaudeAgentOptions) -> ClaudeSDKClient:
+        """A connected client around a connection that is already open (warm pool).
 
-        The client owns the session from now on: ``disconnect()`` stops it.
+        The client owns the connection from now on: ``disconnect()`` stops it.
         """
         client = cls(options)
-        client._session = session
+        client._connection = connection
         return client
 
     # -- lifecycle --------------------------------------------------------------
@@ -142,26 +142,26 @@ class ClaudeSDKClient:
         does: the conversation then ends when the binary exits.
         ``disconnect()`` stops that task.
         """
-        if self._session is not None:
+        if self._connection is not None:
             raise SessionStateError("already connected; call disconnect() first")
         self._closed = False
         self._exit = None
         first = user_frame(prompt, "default") if isinstance(prompt, str) else None
-        self._session = await open_session(self.options, first_message=first, transport=self._transport)
+        self._connection = await open_connection(self.options, first_message=first, transport=self._transport)
         self._fresh_session()
         if prompt is not None and not isinstance(prompt, str):
-            self._session.feed(prompt)
-            await self._session.end_input_at_run_end()
+            self._connection.feed(prompt)
+            await self._connection.end_input_at_run_end()
 
     async def disconnect(self) -> None:
         """Stop the binary and everything it started. Idempotent."""
-        session, self._session = self._session, None
+        connection, self._connection = self._connection, None
         self._closed = True
-        if session is not None:
+        if connection is not None:
             try:
-                await session.aclose()
+                await connection.aclose()
             finally:
-                self._exit = self._snapshot(session)
+                self._exit = self._snapshot(connection)
 
     async def reconnect(self) -> None:
         """Stop what is left of the binary and start a new one that resumes
@@ -195,7 +195,7 @@ class ClaudeSDKClient:
         return self._restart_lock
 
     async def _restart(self) -> None:
-        old, self._session = self._session, None
+        old, self._connection = self._connection, None
         if old is not None:
             # Closed before the new start: the old binary's last transcript
             # writes (and a session store's final flush) must land before the
@@ -206,7 +206,7 @@ class ClaudeSDKClient:
                 self._exit = self._snapshot(old)
         if self._closed:
             raise SessionStateError("this client was disconnected while it reconnected")
-        self._session = await open_session(self._restart_options())
+        self._connection = await open_connection(self._restart_options())
         self._fresh_session()
 
     def _restart_options(self) -> ClaudeAgentOptions:
@@ -244,18 +244,18 @@ class ClaudeSDKClient:
             return None
 
     def _live(self) -> Connection:
-        if self._session is None:
+        if self._connection is None:
             if self._exit is not None and not self._closed:
                 raise self._dead_error(self._exit)  # a reconnect failed: the old end still explains it
             raise CLIConnectionError(_NOT_CONNECTED)
-        return self._session
+        return self._connection
 
     @property
     def pid(self) -> int | None:
         """Process id of the running binary (``None`` when not connected)."""
-        if self._session is None:
+        if self._connection is None:
             return None
-        return getattr(self._session.transport, "pid", None)
+        return getattr(self._connection.transport, "pid", None)
 
     @property
     def is_alive(self) -> bool:
@@ -264,7 +264,7 @@ class ClaudeSDKClient:
         It shows what the event loop has seen: a binary killed a moment ago
         may still count as alive until the loop notices its exit.
         """
-        return self._session is not None and self._running(self._session)
+        return self._connection is not None and self._running(self._connection)
 
     @property
     def exit_info(self) -> ExitInfo | None:
@@ -274,22 +274,22 @@ class ClaudeSDKClient:
         while that one lives); after ``disconnect()`` it describes the
         binary that was stopped.
         """
-        if self._session is None:
+        if self._connection is None:
             return self._exit
-        if self._running(self._session):
+        if self._running(self._connection):
             return None
-        return self._snapshot(self._session)
+        return self._snapshot(self._connection)
 
     @staticmethod
-    def _running(session: Connection) -> bool:
-        return not session.ended and session.transport.returncode is None
+    def _running(connection: Connection) -> bool:
+        return not connection.ended and connection.transport.returncode is None
 
-    def _snapshot(self, session: Connection) -> ExitInfo:
-        code = session.transport.returncode
+    def _snapshot(self, connection: Connection) -> ExitInfo:
+        code = connection.transport.returncode
         return ExitInfo(
             exit_code=code,
             signal=_signal_name(code),
-            stderr=session.transport.stderr_tail,
+            stderr=connection.transport.stderr_tail,
             session_id=self._session_id,
             error=self._end_error,
         )
@@ -317,45 +317,45 @@ class ClaudeSDKClient:
             info.stderr,
         )
 
-    async def _gone(self, session: Connection) -> bool:
+    async def _gone(self, connection: Connection) -> bool:
         """After a failed write or read: did the binary die? The loop may learn
         of the exit a moment after the pipe broke, so give it that moment."""
         with anyio.move_on_after(1.0):
-            while self._running(session):
+            while self._running(connection):
                 await anyio.sleep(0.01)
-        return not self._running(session)
+        return not self._running(connection)
 
     def _usable(self) -> Connection:
-        session = self._live()
-        if not self._running(session):
-            raise self._dead_error(self._snapshot(session))
-        return session
+        connection = self._live()
+        if not self._running(connection):
+            raise self._dead_error(self._snapshot(connection))
+        return connection
 
     async def _request(self, subtype: str, fields: dict[str, Any] | None = None) -> Any:
-        session = self._usable()
+        connection = self._usable()
         try:
-            return await session.request(subtype, fields)
+            return await connection.request(subtype, fields)
         except (TransportClosedError, ProcessError) as exc:
-            if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(session):
+            if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(connection):
                 raise
             self._end_error = self._end_error or exc
-            raise self._dead_error(self._snapshot(session)) from exc
+            raise self._dead_error(self._snapshot(connection)) from exc
 
     def _may_respawn(self) -> bool:
         """Whether ``query()`` should reconnect on its own first (``auto_reconnect``)."""
         if self._closed or self._transport is not None or self._auto_used >= self.options.auto_reconnect:
             return False
-        if self._session is None:
+        if self._connection is None:
             return self._exit is not None and not self._exit.clean
-        if self._running(self._session):
+        if self._running(self._connection):
             return False
-        return not self._snapshot(self._session).clean
+        return not self._snapshot(self._connection).clean
 
     async def _respawn(self) -> None:
         self._auto_used += 1
         async with self._restarting():
             # Another task may have reconnected while this one waited.
-            if self._session is None or not self._running(self._session):
+            if self._connection is None or not self._running(self._connection):
                 await self._restart()
 
     # -- conversation -------------------------------------------------------------
@@ -374,19 +374,19 @@ class ClaudeSDKClient:
         """
         if self._may_respawn():
             await self._respawn()
-        session = self._usable()
+        connection = self._usable()
         if isinstance(prompt, str):
             frame = user_frame(prompt, session_id)
             if uuid is not None:
                 frame["uuid"] = uuid
             try:
-                await session.send_user(frame)
+                await connection.send_user(frame)
                 return
             except (TransportClosedError, ProcessError) as exc:
-                if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(session):
+                if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(connection):
                     raise
                 if not self._may_respawn():
-                    raise self._dead_error(self._snapshot(session)) from exc
+                    raise self._dead_error(self._snapshot(connection)) from exc
             # The pipe was already broken, so the binary never saw this prompt:
             # sending it to the new one is not a repeat.
             await self._respawn()
@@ -397,11 +397,11 @@ class ClaudeSDKClient:
                 raise TypeError(f"prompt messages must be dicts, got {type(frame).__name__}")
             frame.setdefault("session_id", session_id)
             try:
-                await session.send_user(frame)
+                await connection.send_user(frame)
             except (TransportClosedError, ProcessError) as exc:
-                if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(session):
+                if type(exc) not in (TransportClosedError, ProcessError) or not await self._gone(connection):
                     raise
-                raise self._dead_error(self._snapshot(session)) from exc
+                raise self._dead_error(self._snapshot(connection)) from exc
 
     def receive_messages(self) -> AsyncIterator[Message]:
         """Yield every message until the binary's output ends."""
@@ -412,25 +412,27 @@ class ClaudeSDKClient:
         return _Stream(self._receive(through_result=True))
 
     async def _receive(self, *, through_result: bool) -> AsyncGenerator[Message, None]:
-        session = self._live()
-        if self._drained and not self._running(session):
-            info = self._snapshot(session)
+        connection = self._live()
+        if self._drained and not self._running(connection):
+            info = self._snapshot(connection)
             if info.clean:
                 return  # a finished conversation simply has nothing more
             raise self._dead_error(info, reading=True)
         while True:
             try:
-                message = await session.receive()
+                message = await connection.receive()
             except ProcessError as exc:
-                if self._session is not session:
+                if self._connection is not connection:
                     return  # disconnect() or reconnect() in another task stopped it on purpose
-                if type(exc) is not ProcessError or not await self._gone(session):
+                if type(exc) is not ProcessError or not await self._gone(connection):
                     raise
                 self._drained = True
                 self._end_error = exc
-                raise self._dead_error(self._snapshot(session), reading=True, lost_turn=session.turn_open) from exc
+                raise self._dead_error(
+                    self._snapshot(connection), reading=True, lost_turn=connection.turn_open
+                ) from exc
             except Exception as exc:
-                if session.ended:
+                if connection.ended:
                     self._drained = True
                     self._end_error = exc
                 raise

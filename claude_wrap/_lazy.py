@@ -26,7 +26,31 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-__all__ = ["lazy_exports", "publish"]
+__all__ = ["TYPES_TAG", "lazy_exports", "publish", "surface_names"]
+
+#: In a surface table entry, the names after this word are types: the
+#: package exports them and ``claude_wrap.types`` offers them too.
+TYPES_TAG = "types:"
+
+
+def surface_names(surface: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """Read a surface table (module → its public names, space-separated):
+    name → module for every name, and the names written after `TYPES_TAG`
+    in their module's entry, sorted."""
+    exports: dict[str, str] = {}
+    types: list[str] = []
+    for module, names in surface.items():
+        is_type = False
+        for name in names.split():
+            if name == TYPES_TAG:
+                is_type = True
+                continue
+            if name in exports:
+                raise ValueError(f"{name} is listed under {exports[name]} and {module}")
+            exports[name] = module
+            if is_type:
+                types.append(name)
+    return exports, sorted(types)
 
 
 def lazy_exports(

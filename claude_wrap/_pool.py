@@ -34,7 +34,7 @@ from claude_wrap._client import ClaudeSDKClient
 from claude_wrap._exceptions import SessionStateError
 from claude_wrap._launch.options import ClaudeAgentOptions
 from claude_wrap._query import RunCloser, start_run
-from claude_wrap._run.connect import open_session
+from claude_wrap._run.connect import open_connection
 from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.messages import Message
 
@@ -43,14 +43,14 @@ __all__ = ["ClaudePool", "prewarm"]
 
 @dataclass
 class _Member:
-    session: Connection
+    connection: Connection
     idle_since: float
     polling: bool = False
     """The pool is reading its output; handing it out now would leave the
     new owner's callbacks in the poll's hands."""
 
     def alive(self) -> bool:
-        return self.session.transport.returncode is None and not self.session.ended
+        return self.connection.transport.returncode is None and not self.connection.ended
 
 
 class ClaudePool:
@@ -137,16 +137,16 @@ class ClaudePool:
         assert tg is not None
         self._closed = True
         self._notify()
-        # Members still starting are cancelled (open_session stops a binary it
+        # Members still starting are cancelled (open_connection stops a binary it
         # could not finish starting); ready ones are closed here, in parallel.
         tg.cancel_scope.cancel()
-        idle = [m.session for m in self._idle]
+        idle = [m.connection for m in self._idle]
         self._idle.clear()
         try:
             with anyio.CancelScope(shield=True):
                 async with anyio.create_task_group() as closer:
-                    for session in idle:
-                        closer.start_soon(session.aclose)
+                    for connection in idle:
+                        closer.start_soon(connection.aclose)
         finally:
             result = await tg.__aexit__(exc_type, exc, tb)
         return result
@@ -183,13 +183,13 @@ class ClaudePool:
         The member is used for this one run and then stopped; the pool starts
         a replacement in the background.
         """
-        session = await self._take()
+        connection = await self._take()
         try:
-            await start_run(session, prompt)
-            while (message := await session.receive()) is not None:
+            await start_run(connection, prompt)
+            while (message := await connection.receive()) is not None:
                 yield message
         finally:
-            closer = RunCloser(session)
+            closer = RunCloser(connection)
             while not closer.done:
                 with suppress(GeneratorExit):  # see RunCloser
                     await closer.wait()
@@ -201,8 +201,8 @@ class ClaudePool:
         Use as ``async with pool.client() as client:``; leaving the block
         disconnects it (the pool starts a replacement meanwhile).
         """
-        session = await self._take()
-        client = ClaudeSDKClient._adopt(session, self.options)
+        connection = await self._take()
+        client = ClaudeSDKClient._adopt(connection, self.options)
         try:
             yield client
         finally:
@@ -227,7 +227,7 @@ class ClaudePool:
                 self._idle.remove(member)
                 if member.alive():
                     self._refill()
-                    return member.session
+                    return member.connection
                 self._discard(member)
             if self._error is not None and not self._starting:
                 err, self._error = self._error, None
@@ -246,21 +246,21 @@ class ClaudePool:
 
     async def _start_member(self) -> None:
         try:
-            session = await open_session(self.options)
+            connection = await open_connection(self.options)
             if self.prime:
                 try:
-                    await session.request("get_context_usage", {"detail": "summary"})
+                    await connection.request("get_context_usage", {"detail": "summary"})
                 except BaseException:
-                    await session.aclose()
+                    await connection.aclose()
                     raise
         except Exception as exc:  # noqa: BLE001 - handed to whoever waits for a member
             self._error = exc
         else:
             self._error = None
             if self._closed:
-                await session.aclose()
+                await connection.aclose()
             else:
-                self._idle.append(_Member(session, anyio.current_time()))
+                self._idle.append(_Member(connection, anyio.current_time()))
         finally:
             self._starting -= 1
             self._notify()
@@ -268,7 +268,7 @@ class ClaudePool:
     def _discard(self, member: _Member) -> None:
         """Close a member we no longer want, in the background of the pool."""
         assert self._tg is not None
-        self._tg.start_soon(member.session.aclose)
+        self._tg.start_soon(member.connection.aclose)
 
     async def _maintain(self) -> None:
         """Replace dead members and recycle idle ones, forever (until the pool closes)."""
@@ -296,7 +296,7 @@ class ClaudePool:
                 if member in self._idle:
                     member.polling = True
                     try:
-                        await member.session.poll()
+                        await member.connection.poll()
                     finally:
                         member.polling = False
                         self._notify()  # a _take() may be waiting for it

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from claude_wrap._run.protocol import Connection
     from claude_wrap._wire.messages import Message
 
-# The machinery of a run (anyio, msgspec, the session and the codec) loads
+# The machinery of a run (anyio, msgspec, the connection and the codec) loads
 # when a run starts, so importing ``query`` stays as cheap as the options.
 
 __all__ = ["RunCloser", "query", "start_run"]
@@ -129,19 +129,21 @@ async def _run(
     this: list[AsyncGenerator[Message, None]],
 ) -> AsyncGenerator[Message, None]:
     """The run; ``this`` holds this generator itself (see ``_LIVE``)."""
-    from claude_wrap._run.connect import open_session, user_frame
+    from claude_wrap._run.connect import open_connection, user_frame
 
     _LIVE.add(this[0])
     try:
         opts = options if options is not None else ClaudeAgentOptions()
         single = isinstance(prompt, str)
-        session = await open_session(opts, first_message=user_frame(prompt) if single else None, transport=transport)
+        connection = await open_connection(
+            opts, first_message=user_frame(prompt) if single else None, transport=transport
+        )
         try:
-            await start_run(session, prompt, prompt_sent=single)
-            while (message := await session.receive()) is not None:
+            await start_run(connection, prompt, prompt_sent=single)
+            while (message := await connection.receive()) is not None:
                 yield message
         finally:
-            closer = RunCloser(session)
+            closer = RunCloser(connection)
             while not closer.done:
                 with suppress(GeneratorExit):  # see RunCloser
                     await closer.wait()
@@ -150,9 +152,9 @@ async def _run(
 
 
 async def start_run(
-    session: Connection, prompt: str | AsyncIterable[dict[str, Any]], *, prompt_sent: bool = False
+    connection: Connection, prompt: str | AsyncIterable[dict[str, Any]], *, prompt_sent: bool = False
 ) -> None:
-    """Start one run on a started session, to last until the binary exits
+    """Start one run on an open connection, to last until the binary exits
     (shared by ``query()`` and pre-started sessions): write the prompt, or
     start writing the iterable, and close the input once the run is over.
     ``prompt_sent``: a string prompt was already written with the handshake."""
@@ -160,16 +162,16 @@ async def start_run(
 
     if isinstance(prompt, str):
         if not prompt_sent:
-            await session.send_user(user_frame(prompt))
+            await connection.send_user(user_frame(prompt))
     else:
-        session.feed(prompt)
-    await session.end_input_at_run_end()
+        connection.feed(prompt)
+    await connection.end_input_at_run_end()
 
 
 class RunCloser:
-    """Closes a run's session from its generator's ``finally``, as::
+    """Closes a run's connection from its generator's ``finally``, as::
 
-        closer = RunCloser(session)
+        closer = RunCloser(connection)
         while not closer.done:
             with suppress(GeneratorExit):
                 await closer.wait()
@@ -182,14 +184,14 @@ class RunCloser:
     with "coroutine ignored GeneratorExit". The generator itself may await
     again, so it waits on while its closer goes on. Trio finalizes
     generators without that flaw (and after its system tasks are gone, at
-    the end of a run), so there the session closes in place.
+    the end of a run), so there the connection closes in place.
     """
 
-    def __init__(self, session: Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         from claude_wrap._run.detached import running_asyncio
 
-        self._session = session
-        self._task = session.close_in_background() if running_asyncio() else None
+        self._connection = connection
+        self._task = connection.close_in_background() if running_asyncio() else None
         self._closed = False
 
     @property
@@ -197,9 +199,9 @@ class RunCloser:
         return self._task.done if self._task is not None else self._closed
 
     async def wait(self) -> None:
-        """Until the session is closed; shielded (closing is bounded)."""
+        """Until the connection is closed; shielded (closing is bounded)."""
         if self._task is None:
-            await self._session.aclose()  # shielded inside
+            await self._connection.aclose()  # shielded inside
             self._closed = True
             return
         import anyio

@@ -114,7 +114,7 @@ async def session_entries(options: ClaudeAgentOptions, session_id: str) -> list[
         return await _load(options, store, project_key_for_directory(cwd), session_id)
 
     def read_local() -> list[Any]:
-        from claude_wrap._sessions.helpers import find_session  # (it may ask git for the project's worktrees)
+        from claude_wrap._sessions.disk_helpers import find_session  # (it may ask git for the project's worktrees)
 
         found = find_session(session_id, cwd, config_dir(options.env))
         return parse_jsonl(found[0].read_text("utf-8")) if found is not None else []

@@ -7,7 +7,7 @@ misses it, and so does a sweep by environment tag. Orphaned, it would be
 adopted by init. A child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``)
 adopts it instead, so while the binary lives every process its run started
 is below it, and a close finds them all by walking the binary's children
-(``_process.reaper.descendants``).
+(``_process.guard.descendants``).
 
 The attribute survives ``execve``, so this script sets it on itself and
 then becomes the binary: the process the host started is the binary, with

@@ -20,7 +20,7 @@ it for the real binary (a transport written to the official package's
   what its run started stays below it whatever session or environment it
   took; every close SIGKILLs what was below it when its input closed (or
   before a signal), and after an unclean exit whatever carries the run's tag;
-* a guard process (``_process.reaper``) does the same if this process dies.
+* a guard process (``_process.guard``) does the same if this process dies.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ import anyio
 import anyio.abc
 
 from claude_wrap._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
-from claude_wrap._process import adopt as _adopt, reaper as _reaper
-from claude_wrap._process.reaper import RUN_TAG, descendants, kill_listed, kill_tagged
+from claude_wrap._process import adopt as _adopt, guard as _guard_script
+from claude_wrap._process.guard import RUN_TAG, descendants, kill_listed, kill_tagged
 
 __all__ = ["LineTransport", "SubprocessTransport"]
 
@@ -167,12 +167,12 @@ def _adopting(argv: list[str]) -> list[str]:
 
 
 def _guard_command(token: str, grace: float) -> list[str] | None:
-    """How to start the guard (``_process.reaper``), or ``None`` where it cannot run:
+    """How to start the guard (``_process.guard``), or ``None`` where it cannot run:
     Windows, a frozen application (its executable is not a Python), a
     package that is not on disk as files."""
     if sys.platform == "win32" or getattr(sys, "frozen", False) or not sys.executable:
         return None
-    script = os.path.abspath(_reaper.__file__)
+    script = os.path.abspath(_guard_script.__file__)
     if not os.path.isfile(script):
         return None
     # -I: no script directory on sys.path (this package's ``types`` would
@@ -182,7 +182,7 @@ def _guard_command(token: str, grace: float) -> list[str] | None:
 
 class _Guard:
     """The host's end of the guard process that stops the binary if the host
-    dies (see ``_process.reaper``): a pipe only this process holds, written to
+    dies (see ``_process.guard``): a pipe only this process holds, written to
     without blocking."""
 
     def __init__(self, process: anyio.abc.Process, fd: int) -> None:

@@ -1,9 +1,9 @@
-"""Starting a session: find the binary, spawn it, shake hands.
+"""Opening a connection: find the binary, spawn it, shake hands.
 
 Shared by ``query()`` and ``ClaudeSDKClient`` so both start runs the same way.
 
 The binary takes hundreds of milliseconds to start, so only what spawning it
-needs is imported up front: the session, the codec and the message types load
+needs is imported up front: the connection, the codec and the message types load
 after the spawn, while the binary boots.
 """
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from claude_wrap._run.protocol import Connection
     from claude_wrap._wire.messages import ResultMessage
 
-__all__ = ["open_session", "user_frame"]
+__all__ = ["open_connection", "user_frame"]
 
 
 def user_frame(content: Any, session_id: str = "") -> dict[str, Any]:
@@ -88,7 +88,7 @@ def _initialize_timeout(options: ClaudeAgentOptions) -> float:
     return max(options.initialize_timeout, floor)
 
 
-async def open_session(
+async def open_connection(
     options: ClaudeAgentOptions,
     *,
     first_message: dict[str, Any] | None = None,
@@ -160,7 +160,7 @@ async def open_session(
 
         env = launch.env if launch is not None else dict(options.env)
         extensions.append(mirror_for(options.session_store, options, env))
-    session_args: dict[str, Any] = {
+    connection_args: dict[str, Any] = {
         "handlers": plan.plane.handlers,
         "control_timeout": options.control_timeout,
         "idle_timeout": options.idle_timeout,
@@ -176,22 +176,22 @@ async def open_session(
     if _argv.tracing():
         from claude_wrap._run.tracing import TracedConnection
 
-        session: Connection = TracedConnection(lines, request_model=options.model, **session_args)
+        connection: Connection = TracedConnection(lines, request_model=options.model, **connection_args)
     else:
-        session = Connection(lines, **session_args)
+        connection = Connection(lines, **connection_args)
     try:
         timeout = _initialize_timeout(options)
-        rid = await session.start_request("initialize", plan.initialize, timeout)
+        rid = await connection.start_request("initialize", plan.initialize, timeout)
         if first_message is not None:
-            await session.send_user(first_message, part_of=("initialize", timeout))
+            await connection.send_user(first_message, part_of=("initialize", timeout))
         # A binary that fails here (resuming an unknown session, say) writes
         # an error result and exits: that is a ResultError.
-        session.server_info = await session.finish_request(rid, "initialize", timeout)
-        check_hooks_registered(options, session.server_info)
+        connection.server_info = await connection.finish_request(rid, "initialize", timeout)
+        check_hooks_registered(options, connection.server_info)
     except BaseException:
-        await session.aclose()
+        await connection.aclose()
         raise
-    return session
+    return connection
 
 
 def _transcripts(options: ClaudeAgentOptions, env: dict[str, str] | None) -> Callable[[str], Path] | None:

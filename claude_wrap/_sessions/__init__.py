@@ -1,7 +1,7 @@
 """Sessions at rest: transcripts on disk and in stores.
 
 Owns: reading and writing the binary's JSONL transcripts (``transcripts``,
-``chain``, ``edits``), the session helpers (``helpers``: list, read, fork,
+``chain``, ``edits``), the session helpers (``disk_helpers``: list, read, fork,
 rename, tag, delete), the ``SessionStore`` protocol and its in-memory store
 (``store``), summaries kept beside a store (``summary``), the same helpers
 over a store (``store_helpers``) and the SQLite, PostgreSQL and Redis

@@ -3,7 +3,7 @@
 Entries are linked by ``parentUuid``; a transcript holds dead branches
 (a retried turn, an abandoned edit) besides the conversation. The
 conversation is the chain from the newest main-line message back to the
-root. Shared by the disk helpers (``_sessions.helpers``) and the store helpers
+root. Shared by the disk helpers (``_sessions.disk_helpers``) and the store helpers
 (``_sessions.store_helpers``), so both give the same messages for one transcript.
 """
 

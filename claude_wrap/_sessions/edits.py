@@ -1,6 +1,6 @@
 """The entries that rename, tag and fork write, with no I/O.
 
-Shared by the disk helpers (``_sessions.helpers``) and the store helpers
+Shared by the disk helpers (``_sessions.disk_helpers``) and the store helpers
 (``_sessions.store_helpers``). Entries are written the way the official package
 writes them (compact ASCII JSON, the same keys in the same order), so a
 session edited by either package reads the same in both.

@@ -1,4 +1,4 @@
-"""Sessions held by a ``SessionStore``: the async twins of ``_sessions.helpers``.
+"""Sessions held by a ``SessionStore``: the async twins of ``_sessions.disk_helpers``.
 
 Same names, signatures and results as the official package
 (``list_sessions_from_store``, ``rename_session_via_store`` ...). They share
@@ -23,6 +23,7 @@ from claude_wrap._sessions.chain import (
     subagent_messages,
     transcript_entries,
 )
+from claude_wrap._sessions.disk_helpers import find_session, read_agent_meta
 from claude_wrap._sessions.edits import (
     check_session_id,
     fork_entries,
@@ -33,7 +34,6 @@ from claude_wrap._sessions.edits import (
     tag_entry,
     title_entry,
 )
-from claude_wrap._sessions.helpers import find_session, read_agent_meta
 from claude_wrap._sessions.store import (
     SessionKey,
     SessionStore,

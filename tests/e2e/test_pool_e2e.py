@@ -22,7 +22,7 @@ Options = Callable[..., ClaudeAgentOptions]
 
 
 def _pids(pool: ClaudePool) -> set[int]:
-    return {m.session.transport.pid for m in pool._idle}  # type: ignore[attr-defined]
+    return {m.connection.transport.pid for m in pool._idle}  # type: ignore[attr-defined]
 
 
 async def test_pooled_query_skips_start_and_refills(

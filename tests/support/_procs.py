@@ -83,9 +83,9 @@ def start_python(script: Path, source: str, config: object = None, **popen: Any)
 
 
 def guards_of(host_pid: int) -> list[int]:
-    """The guard processes (``claude_wrap._process.reaper``) watching ``host_pid``."""
+    """The guard processes (``claude_wrap._process.guard``) watching ``host_pid``."""
     found = []
-    for pid in processes_where(cmdline_contains="_process/reaper.py"):
+    for pid in processes_where(cmdline_contains="_process/guard.py"):
         argv = _read(str(pid), "cmdline").split("\0")
         if str(host_pid) in argv:
             found.append(pid)
@@ -105,7 +105,7 @@ def environ_tag(pid: int, name: str = "CLAUDE_WRAP_RUN") -> bytes | None:
 def carrying(tag: bytes) -> list[int]:
     """Live processes (zombies left out: their environment reads empty) whose
     environment holds ``tag``."""
-    from claude_wrap._process.reaper import tagged
+    from claude_wrap._process.guard import tagged
 
     return tagged(tag)
 

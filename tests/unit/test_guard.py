@@ -21,7 +21,7 @@ import pytest
 from _procs import HOST_DEATHS, guards_of, kill_host, start_python, wait_until
 
 from claude_wrap import SubprocessTransport
-from claude_wrap._process.reaper import RUN_TAG, stop_run, watch
+from claude_wrap._process.guard import RUN_TAG, stop_run, watch
 
 FAKE = str(Path(__file__).with_name("fake_cli.py"))
 

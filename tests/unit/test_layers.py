@@ -13,12 +13,14 @@ under ``TYPE_CHECKING`` (an annotation is one too). From the bottom up:
 3. ``_launch``: options into a command line, an environment and the
    ``initialize`` request;
 4. ``_run``: one live binary;
-5. the public surfaces: the package itself, ``types``, ``query``, the
-   client, the pool, ``sync``, the command line (any other top-level module
-   lands here too);
+5. the public surfaces, in tiers of their own, from the bottom up:
+   ``_query`` and ``_client`` (side by side), ``_pool``, the package's
+   names (``claude_wrap`` itself and ``types``), ``_fleet``, ``fleet``,
+   ``sync``, the command line (``_cli``, ``cli``, ``__main__``); a new
+   top-level module must be given its tier here;
 6. ``testing``.
 
-A module may import its own group and anything on a lower level. No module
+A module may import its own group and anything on a lower level or tier. No module
 may load, directly or through others, a module that loads it back; an
 import under ``TYPE_CHECKING`` loads nothing, so it may name a type from
 its own group whose module imports this one (``argv`` takes the
@@ -37,6 +39,20 @@ ROOT = Path(__file__).resolve().parents[2] / "claude_wrap"
 FOUNDATION = frozenset({"_exceptions", "_lazy", "_distribution", "_callbacks", "_cache", "_version"})
 SUBPACKAGES = {"_process": 1, "_mcp": 1, "_sessions": 1, "_wire": 2, "_launch": 3, "_run": 4, "testing": 6}
 SURFACE = 5
+# The surfaces' tiers: top-level module ("" is the package) → (tier, group).
+SURFACE_TIERS = {
+    "_query": (0, "query"),
+    "_client": (0, "client"),
+    "_pool": (1, "pool"),
+    "": (2, "names"),
+    "types": (2, "names"),
+    "_fleet": (3, "fleet machinery"),
+    "fleet": (4, "fleet"),
+    "sync": (5, "sync"),
+    "_cli": (6, "command line"),
+    "cli": (6, "command line"),
+    "__main__": (6, "command line"),
+}
 
 
 def _modules() -> dict[str, Path]:
@@ -52,15 +68,17 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
-def group(module: str) -> tuple[int, str]:
-    """The level of ``module`` and the group it belongs to."""
+def group(module: str) -> tuple[float, str]:
+    """The level of ``module`` (a surface's tier a fraction above
+    `SURFACE`) and the group it belongs to."""
     parts = module.split(".")
     first = parts[1] if len(parts) > 1 else ""
     if first in SUBPACKAGES:
         return SUBPACKAGES[first], first
     if first in FOUNDATION:
         return 0, "foundation"
-    return SURFACE, "surface"
+    tier, name = SURFACE_TIERS.get(first, (-1, "a surface without a tier"))
+    return SURFACE + tier / 10, name
 
 
 def _resolve(module: str, node: ast.ImportFrom) -> str:
@@ -161,8 +179,13 @@ def test_no_import_loops() -> None:
     assert not loops, "import loops:\n  " + "\n  ".join(" <-> ".join(c) for c in loops)
 
 
+def test_every_surface_module_has_a_tier() -> None:
+    untiered = [m for m in MODULES if group(m)[1] == "a surface without a tier"]
+    assert not untiered, "give these a tier in SURFACE_TIERS:\n  " + "\n  ".join(untiered)
+
+
 def test_subpackages_say_what_they_own_and_import_nothing() -> None:
-    for name in SUBPACKAGES:
+    for name in [*SUBPACKAGES, "_fleet"]:
         if name == "testing":
             continue  # public: it exports the scripted model
         tree = ast.parse((ROOT / name / "__init__.py").read_text(encoding="utf-8"))
@@ -193,6 +216,8 @@ def test_every_module_is_read_by_this_test() -> None:
     assert "claude_wrap._launch.options" in GRAPH["claude_wrap._launch.argv"]
     assert "claude_wrap._launch.options" not in LOADS["claude_wrap._launch.argv"]
     assert "claude_wrap._launch.options" in GRAPH["claude_wrap._run.connect"]
-    assert all(
-        group(m)[1] == "surface" for m in ("claude_wrap", "claude_wrap._query", "claude_wrap.sync", "claude_wrap.cli")
-    )
+    assert group("claude_wrap") == group("claude_wrap.types")
+    tiers = ["claude_wrap._query", "claude_wrap._pool", "claude_wrap", "claude_wrap._fleet.batch"]
+    tiers += ["claude_wrap.fleet", "claude_wrap.sync", "claude_wrap.cli"]
+    assert [group(m)[0] for m in tiers] == sorted({group(m)[0] for m in tiers})
+    assert group("claude_wrap._query")[0] == group("claude_wrap._client")[0] < group("claude_wrap._pool")[0]

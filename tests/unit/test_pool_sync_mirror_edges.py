@@ -134,7 +134,7 @@ async def _store_with_session(cwd: Path) -> InMemorySessionStore:
 async def test_resume_config_dir_is_removed_when_argv_files_cannot_be_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # open_session(): materialize_resume() made a private config dir; then
+    # open_connection(): materialize_resume() made a private config dir; then
     # launch.materialize() (writing the argv temp files: ENOSPC, EMFILE ...)
     # runs outside any try, so resumed.cleanup() never runs and the copied
     # transcript plus the copied login stay in /tmp.
@@ -143,7 +143,7 @@ async def test_resume_config_dir_is_removed_when_argv_files_cannot_be_written(
 
     from claude_wrap import ClaudeAgentOptions
     from claude_wrap._launch import argv as _argv
-    from claude_wrap._run.connect import open_session
+    from claude_wrap._run.connect import open_connection
 
     cwd = tmp_path / "cwd"
     cwd.mkdir()
@@ -164,7 +164,7 @@ async def test_resume_config_dir_is_removed_when_argv_files_cannot_be_written(
         env={"CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")},
     )
     with pytest.raises(OSError):
-        await open_session(options)
+        await open_connection(options)
     assert [p.name for p in tmp.iterdir() if p.name.startswith("claude-resume-")] == []
 
 
@@ -215,7 +215,7 @@ async def test_a_member_being_polled_is_not_handed_out(monkeypatch: pytest.Monke
     # is denied) although the user's callback would have allowed it.
     import claude_wrap._pool as pool_mod
     from claude_wrap import ClaudeAgentOptions, PermissionResultAllow
-    from claude_wrap._run.connect import open_session as real_open_session
+    from claude_wrap._run.connect import open_connection as real_open_connection
 
     mocks: list[MockTransport] = []
 
@@ -239,12 +239,12 @@ async def test_a_member_being_polled_is_not_handed_out(monkeypatch: pytest.Monke
             return [_result_frame()]
         return None
 
-    async def fake_open_session(options: Any) -> Any:
+    async def fake_open_connection(options: Any) -> Any:
         mock = MockTransport(handler)
         mocks.append(mock)
-        return await real_open_session(options, transport=mock)
+        return await real_open_connection(options, transport=mock)
 
-    monkeypatch.setattr(pool_mod, "open_session", fake_open_session)
+    monkeypatch.setattr(pool_mod, "open_connection", fake_open_connection)
 
     async def can_use_tool(tool: str, tool_input: dict[str, Any], context: Any) -> Any:
         await anyio.sleep(0.2)  # a callback that takes a moment (asks a human, a policy server ...)
@@ -257,7 +257,7 @@ async def test_a_member_being_polled_is_not_handed_out(monkeypatch: pytest.Monke
             # Hand the member out while _maintain is (almost always) polling it.
             while True:
                 await anyio.sleep(0.003)
-                if pool._idle and pool._idle[0].session._pump_lock.locked():
+                if pool._idle and pool._idle[0].connection._pump_lock.locked():
                     break
             _messages = [m async for m in pool.query(prompt="go")]
     answers = [f for f in mocks[0].sent if f.get("type") == "control_response"]

@@ -35,7 +35,7 @@ or environment it took) and to every process that carries the run's tag in
 its environment (Linux: read from ``/proc``; elsewhere the process group is
 all that is reached).
 
-The guard runs as ``python -I -S reaper.py TOKEN HOST_PID GRACE`` in a
+The guard runs as ``python -I -S guard.py TOKEN HOST_PID GRACE`` in a
 session of its own, so a signal to the host's process group does not stop
 it: standard library only and no site packages, so it starts in about 10 ms
 and holds about 9 MB. ``kill_tagged`` is also the host's own sweep.
