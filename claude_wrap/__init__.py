@@ -107,7 +107,8 @@ _SURFACE: dict[str, str] = {
         "UserQuestionOption"
     ),
     "_wire.control": (
-        "types: ContextUsageCategory ContextUsageResponse ControlErrorResponse ControlResponse "
+        "types: AccountInfo AgentInfo InterruptResult McpReadResourceResponse McpResourceContent McpSetServersResult "
+        "ReadFileResponse SDKControlInitializeResponse SlashCommand TaskOutputResponse ContextUsageCategory ContextUsageResponse ControlErrorResponse ControlResponse "
         "McpClaudeAIProxyServerConfig McpSdkServerConfigStatus McpServerConnectionStatus McpServerInfo "
         "McpServerStatus McpServerStatusConfig McpStatusResponse McpToolAnnotations McpToolInfo ModelInfo "
         "ReloadPluginsResponse RewindFilesResult SDKControlInitializeRequest SDKControlInterruptRequest "
@@ -326,23 +327,31 @@ if TYPE_CHECKING:
         decode_line as decode_line,
     )
     from claude_wrap._wire.control import (
+        AccountInfo as AccountInfo,
+        AgentInfo as AgentInfo,
         ContextUsageCategory as ContextUsageCategory,
         ContextUsageResponse as ContextUsageResponse,
         ControlErrorResponse as ControlErrorResponse,
         ControlResponse as ControlResponse,
+        InterruptResult as InterruptResult,
         McpClaudeAIProxyServerConfig as McpClaudeAIProxyServerConfig,
+        McpReadResourceResponse as McpReadResourceResponse,
+        McpResourceContent as McpResourceContent,
         McpSdkServerConfigStatus as McpSdkServerConfigStatus,
         McpServerConnectionStatus as McpServerConnectionStatus,
         McpServerInfo as McpServerInfo,
         McpServerStatus as McpServerStatus,
         McpServerStatusConfig as McpServerStatusConfig,
+        McpSetServersResult as McpSetServersResult,
         McpStatusResponse as McpStatusResponse,
         McpToolAnnotations as McpToolAnnotations,
         McpToolInfo as McpToolInfo,
         ModelInfo as ModelInfo,
+        ReadFileResponse as ReadFileResponse,
         ReloadPluginsResponse as ReloadPluginsResponse,
         RewindFilesResult as RewindFilesResult,
         SDKControlInitializeRequest as SDKControlInitializeRequest,
+        SDKControlInitializeResponse as SDKControlInitializeResponse,
         SDKControlInterruptRequest as SDKControlInterruptRequest,
         SDKControlMcpMessageRequest as SDKControlMcpMessageRequest,
         SDKControlMcpReconnectRequest as SDKControlMcpReconnectRequest,
@@ -355,6 +364,8 @@ if TYPE_CHECKING:
         SDKControlStopTaskRequest as SDKControlStopTaskRequest,
         SDKHookCallbackRequest as SDKHookCallbackRequest,
         SessionUsage as SessionUsage,
+        SlashCommand as SlashCommand,
+        TaskOutputResponse as TaskOutputResponse,
         UsageResponse as UsageResponse,
     )
     from claude_wrap._wire.hooks import (
@@ -523,7 +534,9 @@ if TYPE_CHECKING:
 
     __all__ = [
         "ASK_USER_QUESTION",
+        "AccountInfo",
         "AgentDefinition",
+        "AgentInfo",
         "ApiRetryMessage",
         "AssistantMessage",
         "AssistantMessageError",
@@ -584,11 +597,14 @@ if TYPE_CHECKING:
         "InformationalMessage",
         "InitSystemMessage",
         "InstructionsLoadedHookInput",
+        "InterruptResult",
         "LaunchValueError",
         "LineTooLongError",
         "LineTransport",
         "McpClaudeAIProxyServerConfig",
         "McpHttpServerConfig",
+        "McpReadResourceResponse",
+        "McpResourceContent",
         "McpSSEServerConfig",
         "McpSdkServerConfig",
         "McpSdkServerConfigStatus",
@@ -598,6 +614,7 @@ if TYPE_CHECKING:
         "McpServerInfo",
         "McpServerStatus",
         "McpServerStatusConfig",
+        "McpSetServersResult",
         "McpStatusResponse",
         "McpStdioServerConfig",
         "McpToolAnnotations",
@@ -647,6 +664,7 @@ if TYPE_CHECKING:
         "RateLimitInfo",
         "RateLimitStatus",
         "RateLimitType",
+        "ReadFileResponse",
         "RedactedThinkingBlock",
         "RedisSessionStore",
         "ReloadPluginsResponse",
@@ -655,6 +673,7 @@ if TYPE_CHECKING:
         "ResultOutcome",
         "RewindFilesResult",
         "SDKControlInitializeRequest",
+        "SDKControlInitializeResponse",
         "SDKControlInterruptRequest",
         "SDKControlMcpMessageRequest",
         "SDKControlMcpReconnectRequest",
@@ -700,6 +719,7 @@ if TYPE_CHECKING:
         "SetupHookSpecificOutput",
         "Shown",
         "SignatureDelta",
+        "SlashCommand",
         "StatusMessage",
         "StopFailureHookInput",
         "StopHookInput",
@@ -729,6 +749,7 @@ if TYPE_CHECKING:
         "TaskNotificationMessage",
         "TaskNotificationOriginSubkind",
         "TaskNotificationStatus",
+        "TaskOutputResponse",
         "TaskProgressMessage",
         "TaskStartedMessage",
         "TaskUpdatedMessage",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import signal
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -17,18 +17,29 @@ from claude_wrap._exceptions import (
     SessionStateError,
     TransportClosedError,
 )
+from claude_wrap._launch.option_types import SdkPluginConfig, ThinkingDisplay
 from claude_wrap._launch.options import ClaudeAgentOptions, PermissionMode, resuming
+from claude_wrap._mcp.config import McpServerConfig
 from claude_wrap._process.transport import LineTransport
 from claude_wrap._run.connect import open_connection, user_frame
 from claude_wrap._run.custom_transport import Transport
 from claude_wrap._run.generator_view import GeneratorView
 from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.control import (
+    AccountInfo,
+    AgentInfo,
     ContextUsageResponse,
+    InterruptResult,
+    McpReadResourceResponse,
+    McpSetServersResult,
     McpStatusResponse,
     ModelInfo,
+    ReadFileResponse,
     ReloadPluginsResponse,
     RewindFilesResult,
+    SDKControlInitializeResponse,
+    SlashCommand,
+    TaskOutputResponse,
     UsageResponse,
 )
 from claude_wrap._wire.messages import Message, ResultMessage
@@ -448,15 +459,32 @@ class ClaudeSDKClient:
 
     # -- control ----------------------------------------------------------------------
 
-    async def interrupt(self) -> list[str]:
-        """Stop the current turn. Returns the uuids of user messages still queued."""
-        reply = await self._request("interrupt")
-        queued = reply.get("still_queued", []) if isinstance(reply, dict) else []
-        return [str(u) for u in queued]
+    async def interrupt(self, *, cancel_queued: bool = False) -> InterruptResult:
+        """Stop the current turn. Returns the uuids of user messages still
+        queued (they run next, unless cancelled with `cancel_async_message`).
 
-    async def set_permission_mode(self, mode: PermissionMode) -> None:
-        """Change the permission mode for the rest of the session."""
-        await self._request("set_permission_mode", {"mode": mode})
+        ``cancel_queued=True`` withdraws those too, in the same request: they
+        are listed in the result's ``cancelled`` instead.
+        """
+        reply = await self._request("interrupt", {"cancel_queued": True} if cancel_queued else None)
+        reply = reply if isinstance(reply, dict) else {}
+        return InterruptResult(
+            [str(u) for u in reply.get("still_queued") or []], [str(u) for u in reply.get("cancelled") or []]
+        )
+
+    async def cancel_async_message(self, message_uuid: str) -> bool:
+        """Withdraw a queued user message (sent with a ``uuid``) before it
+        runs; False when it is no longer in the queue."""
+        reply = await self._request("cancel_async_message", {"message_uuid": message_uuid})
+        return bool(isinstance(reply, dict) and reply.get("cancelled"))
+
+    async def set_permission_mode(self, mode: PermissionMode) -> PermissionMode | None:
+        """Change the permission mode for the rest of the session. Returns
+        the mode now in effect, which may differ from ``mode`` (``None``
+        where the binary does not say)."""
+        reply = await self._request("set_permission_mode", {"mode": mode})
+        effective = reply.get("mode") if isinstance(reply, dict) else None
+        return cast("PermissionMode", effective) if isinstance(effective, str) else None
 
     async def set_model(self, model: str | None = None) -> None:
         """Switch the model (``None``: the default model)."""
@@ -466,9 +494,19 @@ class ClaudeSDKClient:
         """What the binary said in its ``initialize`` answer (commands, models, ...)."""
         return self._live().server_info
 
-    async def set_max_thinking_tokens(self, max_thinking_tokens: int | None) -> None:
-        """Limit thinking tokens per turn (``None``: the default)."""
-        await self._request("set_max_thinking_tokens", {"max_thinking_tokens": max_thinking_tokens})
+    async def set_max_thinking_tokens(
+        self, max_thinking_tokens: int | None, *, display: ThinkingDisplay | None | Literal["keep"] = "keep"
+    ) -> None:
+        """Limit thinking tokens per turn (``None``: the default).
+
+        ``display`` sets how thinking is shown for the rest of the session
+        (``"summarized"``, ``"omitted"``, ``"highlights"``); ``None`` clears
+        that setting, ``"keep"`` (the default) leaves it as it is.
+        """
+        fields: dict[str, Any] = {"max_thinking_tokens": max_thinking_tokens}
+        if display != "keep":
+            fields["thinking_display"] = display
+        await self._request("set_max_thinking_tokens", fields)
 
     async def rewind_files(self, user_message_id: str, *, dry_run: bool = False) -> RewindFilesResult:
         """Undo file edits made since the user message ``user_message_id``.
@@ -564,9 +602,198 @@ class ClaudeSDKClient:
         """Apply settings for the rest of the session, as ``--settings`` would."""
         await self._request("apply_flag_settings", {"settings": settings})
 
-    async def reload_plugins(self) -> ReloadPluginsResponse:
-        """Reload plugins, commands, agents and MCP servers from disk."""
-        return cast(ReloadPluginsResponse, await self._request("reload_plugins") or {})
+    async def reload_plugins(
+        self,
+        *,
+        hold_on_cache_impact: bool = False,
+        add_plugins: list[SdkPluginConfig] | None = None,
+        refuse_if_busy: bool = False,
+    ) -> ReloadPluginsResponse:
+        """Reload plugins, commands, agents and MCP servers from disk.
+
+        ``hold_on_cache_impact``: apply nothing if the reload would change
+        the tool list the conversation's prompt cache depends on (the reply
+        then says ``held`` and what would change). ``add_plugins``: local
+        plugins to load as well (absolute paths). ``refuse_if_busy``: refuse
+        while a turn runs rather than reload under it.
+        """
+        fields: dict[str, Any] = {}
+        if hold_on_cache_impact:
+            fields["hold_on_cache_impact"] = True
+        if add_plugins:
+            fields["add_plugins"] = [dict(p) for p in add_plugins]
+        if refuse_if_busy:
+            fields["refuse_if_busy"] = True
+        return cast(ReloadPluginsResponse, await self._request("reload_plugins", fields or None) or {})
+
+    # -- what the session offers ------------------------------------------------
+
+    def _initialize_answer(self) -> dict[str, Any]:
+        info = self._live().server_info
+        return info if isinstance(info, dict) else {}
+
+    async def initialization_result(self) -> SDKControlInitializeResponse:
+        """The binary's answer to ``initialize``, typed (`get_server_info`
+        returns the same as a plain dict)."""
+        return cast(SDKControlInitializeResponse, self._initialize_answer())
+
+    async def reinitialize(self) -> SDKControlInitializeResponse:
+        """Send ``initialize`` again on the running binary (no new process,
+        unlike `reconnect`) and return its fresh answer, which later calls
+        of `initialization_result` return too. Hooks are registered anew; a
+        hook the binary was still waiting on is settled by the binary."""
+        connection = self._usable()
+        reply = await self._request("initialize", dict(connection.initialize_fields))
+        if isinstance(reply, dict):
+            connection.server_info = reply
+        return cast(SDKControlInitializeResponse, reply if isinstance(reply, dict) else {})
+
+    async def supported_commands(self) -> list[SlashCommand]:
+        """The slash commands and skills the session offers."""
+        return cast("list[SlashCommand]", list(self._initialize_answer().get("commands") or []))
+
+    async def supported_agents(self) -> list[AgentInfo]:
+        """The subagents the session offers."""
+        return cast("list[AgentInfo]", list(self._initialize_answer().get("agents") or []))
+
+    async def account_info(self) -> AccountInfo:
+        """Who the session runs as (the keys the binary knows)."""
+        return cast(AccountInfo, dict(self._initialize_answer().get("account") or {}))
+
+    async def reload_skills(self) -> list[SlashCommand]:
+        """Read the skill folders again; returns the skills now offered."""
+        reply = await self._request("reload_skills") or {}
+        return cast("list[SlashCommand]", list(reply.get("skills") or []))
+
+    async def reload_output_styles(self) -> list[str]:
+        """Read the output-style folders again; returns the style names now offered."""
+        reply = await self._request("reload_output_styles") or {}
+        return [str(name) for name in reply.get("available_output_styles") or []]
+
+    async def update_settings(self, source: Literal["localSettings", "userSettings"], settings: dict[str, Any]) -> None:
+        """Write settings through the binary's own settings writer, and apply
+        them. The binary allows few keys (``outputStyle`` for
+        ``localSettings``, ``effortLevel`` for ``userSettings``) and refuses
+        the rest (`ControlRejectedError`); `apply_flag_settings` changes
+        this session only and writes nothing."""
+        await self._request("update_settings", {"source": source, "settings": settings})
+
+    # -- files and tasks ------------------------------------------------------
+
+    async def read_file(
+        self, path: str, *, max_bytes: int | None = None, encoding: Literal["utf-8", "base64"] | None = None
+    ) -> ReadFileResponse:
+        """Read a file as the session sees it: ``path`` relative to its
+        working directory, under the Read tool's permission rules (a denied
+        or missing file is a `ControlRejectedError`). ``max_bytes`` caps the
+        read (the binary's default: 1 MB); ``encoding="base64"`` for binary
+        files."""
+        fields: dict[str, Any] = {"path": path}
+        if max_bytes is not None:
+            fields["max_bytes"] = max_bytes
+        if encoding is not None:
+            fields["encoding"] = encoding
+        return cast(ReadFileResponse, await self._request("read_file", fields) or {})
+
+    async def seed_read_state(self, path: str, mtime: float) -> None:
+        """Tell the binary the file ``path`` was read when it had ``mtime``
+        (ms since the epoch), so an Edit of it is allowed after the Read left
+        the context; a file changed since then still fails the Edit."""
+        await self._request("seed_read_state", {"path": path, "mtime": mtime})
+
+    async def background_tasks(self, tool_use_id: str | None = None) -> bool:
+        """Send running foreground work (Bash commands, subagents) to the
+        background, as Ctrl+B does: all of it, or only the task the tool call
+        ``tool_use_id`` started. False when that id matched no task."""
+        reply = await self._request("background_tasks", {"tool_use_id": tool_use_id} if tool_use_id else None)
+        return bool(reply.get("backgrounded", True)) if isinstance(reply, dict) else True
+
+    async def get_task_output(self, task_id: str) -> TaskOutputResponse:
+        """The end (at most 8 KiB) of a background shell or Monitor task's
+        output, while it runs or after it ended."""
+        return cast(TaskOutputResponse, await self._request("get_task_output", {"task_id": task_id}) or {})
+
+    # -- MCP servers ----------------------------------------------------------
+
+    async def set_mcp_servers(self, servers: Mapping[str, McpServerConfig]) -> McpSetServersResult:
+        """Replace the MCP servers managed this way: the ones named are
+        added (or replaced), the ones an earlier call added and this one
+        leaves out are removed. In-process servers (``create_sdk_mcp_server``)
+        work too. Servers from ``options.mcp_servers`` or settings files stay
+        unless named. Returns what changed and each server's start error."""
+        from claude_wrap._mcp.server import McpRouter, mcp_refusal
+        from claude_wrap._wire.serving import ControlHandler
+
+        connection = self._usable()
+        wire: dict[str, Any] = {}
+        local: dict[str, Any] = {}
+        for name, config in servers.items():
+            if config.get("type") == "sdk":
+                local[name] = cast("dict[str, Any]", config)["instance"]
+                wire[name] = {"type": "sdk", "name": name}
+            else:
+                wire[name] = dict(config)
+        handler = connection.responder.handlers.get("mcp_message")
+        router = handler.answer if handler is not None and isinstance(handler.answer, McpRouter) else None
+        if local:
+            if router is None:
+                router = McpRouter({}, timeout=self.options.callback_timeout)
+                connection.responder.handlers["mcp_message"] = ControlHandler(router, mcp_refusal)
+            for name, instance in local.items():
+                router.serve(name, instance)  # before the request: the binary connects to it at once
+        reply = await self._request("mcp_set_servers", {"servers": wire}) or {}
+        result = McpSetServersResult(
+            added=[str(n) for n in reply.get("added") or []],
+            removed=[str(n) for n in reply.get("removed") or []],
+            errors={str(k): str(v) for k, v in (reply.get("errors") or {}).items()},
+        )
+        if router is not None:
+            for name in result["removed"]:
+                if name not in local:
+                    router.drop(name)
+        return result
+
+    async def read_mcp_resource(self, server_name: str, uri: str) -> McpReadResourceResponse:
+        """Read a ``ui://`` resource of the external MCP server
+        ``server_name`` (the binary reads no other scheme, and no in-process
+        server: read those directly). The reply is the server's content,
+        untrusted: render it sandboxed."""
+        fields = {"serverName": server_name, "uri": uri}
+        return cast(McpReadResourceResponse, await self._request("mcp_read_resource", fields) or {})
+
+    async def set_mcp_permission_mode_override(
+        self, server_name: str, mode: Literal["default", "auto"] | None
+    ) -> str | None:
+        """Pin the permission mode for the tools of MCP server
+        ``server_name`` (``None`` clears it). It only tightens: ``"default"``
+        prompts for each call, ``"auto"`` asks the classifier, and either
+        applies only when the session's mode would allow the call anyway.
+        Returns the binary's warning, if any (no server of that name yet)."""
+        fields = {"serverName": server_name, "mode": mode}
+        reply = await self._request("set_mcp_permission_mode_override", fields)
+        warning = reply.get("warning") if isinstance(reply, dict) else None
+        return str(warning) if warning else None
+
+    # -- read-only queries ----------------------------------------------------
+
+    async def get_hooks_listing(self) -> dict[str, Any]:
+        """The hooks the session runs, as the binary's ``/hooks`` menu lists
+        them (settings files, this session, plugins), grouped by event."""
+        return cast("dict[str, Any]", await self._request("get_hooks_listing") or {})
+
+    async def list_permission_rules(self) -> dict[str, Any]:
+        """The session's permission rules and working directories, each with
+        its source, as the binary's ``/permissions`` lists them."""
+        return cast("dict[str, Any]", await self._request("list_permission_rules") or {})
+
+    async def request(self, subtype: str, **fields: Any) -> dict[str, Any]:
+        """Send the control request ``subtype`` with ``fields`` and return
+        the binary's reply (``{}`` when it has none): for the requests this
+        client has no method for (``get_session_cost``, ``get_status``,
+        ``get_plan``, ``get_binary_version``, ``file_suggestions`` ...). A
+        refusal raises `ControlRejectedError`."""
+        reply = await self._request(subtype, fields or None)
+        return reply if isinstance(reply, dict) else {}
 
 
 class _Stream(GeneratorView):

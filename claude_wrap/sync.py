@@ -38,8 +38,10 @@ from collections.abc import (
     Callable,
     Iterable,
     Iterator,
+    Mapping,
 )
 from contextlib import AbstractContextManager
+from functools import partial
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -59,12 +61,23 @@ if TYPE_CHECKING:
 
     from claude_wrap._fleet.batch import Batch
     from claude_wrap._fleet.types import FleetStats, Outcome, Task  # noqa: F401 - Outcome is named in a string
+    from claude_wrap._launch.option_types import SdkPluginConfig, ThinkingDisplay
+    from claude_wrap._mcp.config import McpServerConfig
     from claude_wrap._wire.control import (
+        AccountInfo,
+        AgentInfo,
         ContextUsageResponse,
+        InterruptResult,
+        McpReadResourceResponse,
+        McpSetServersResult,
         McpStatusResponse,
         ModelInfo,
+        ReadFileResponse,
         ReloadPluginsResponse,
         RewindFilesResult,
+        SDKControlInitializeResponse,
+        SlashCommand,
+        TaskOutputResponse,
         UsageResponse,
     )
 
@@ -425,13 +438,18 @@ class ClaudeSDKClient:
 
     # -- control ---------------------------------------------------------------------------
 
-    def interrupt(self) -> list[str]:
-        """Stop the current turn. Returns the uuids of user messages still queued."""
-        return self._call(self._client.interrupt)
+    def interrupt(self, *, cancel_queued: bool = False) -> InterruptResult:
+        """Stop the current turn. Returns the uuids of user messages still
+        queued; ``cancel_queued=True`` withdraws them (see the async client)."""
+        return self._call(partial(self._client.interrupt, cancel_queued=cancel_queued))
 
-    def set_permission_mode(self, mode: PermissionMode) -> None:
-        """Change the permission mode for the rest of the session."""
-        self._call(self._client.set_permission_mode, mode)
+    def cancel_async_message(self, message_uuid: str) -> bool:
+        """Withdraw a queued user message before it runs (see the async client)."""
+        return self._call(self._client.cancel_async_message, message_uuid)
+
+    def set_permission_mode(self, mode: PermissionMode) -> PermissionMode | None:
+        """Change the permission mode for the rest of the session; returns the mode in effect."""
+        return self._call(self._client.set_permission_mode, mode)
 
     def set_model(self, model: str | None = None) -> None:
         """Switch the model (``None``: the default model)."""
@@ -441,9 +459,12 @@ class ClaudeSDKClient:
         """What the binary said in its ``initialize`` answer."""
         return self._call(self._client.get_server_info)
 
-    def set_max_thinking_tokens(self, max_thinking_tokens: int | None) -> None:
-        """Limit thinking tokens per turn (``None``: the default)."""
-        self._call(self._client.set_max_thinking_tokens, max_thinking_tokens)
+    def set_max_thinking_tokens(
+        self, max_thinking_tokens: int | None, *, display: ThinkingDisplay | None | Literal["keep"] = "keep"
+    ) -> None:
+        """Limit thinking tokens per turn (``None``: the default); ``display``
+        as in the async client."""
+        self._call(partial(self._client.set_max_thinking_tokens, max_thinking_tokens, display=display))
 
     def rewind_files(self, user_message_id: str, *, dry_run: bool = False) -> RewindFilesResult:
         """Undo file edits made since the user message ``user_message_id``."""
@@ -514,6 +535,92 @@ class ClaudeSDKClient:
         """Apply settings for the rest of the session, as ``--settings`` would."""
         self._call(self._client.apply_flag_settings, settings)
 
-    def reload_plugins(self) -> ReloadPluginsResponse:
-        """Reload plugins, commands, agents and MCP servers from disk."""
-        return self._call(self._client.reload_plugins)
+    def reload_plugins(
+        self,
+        *,
+        hold_on_cache_impact: bool = False,
+        add_plugins: list[SdkPluginConfig] | None = None,
+        refuse_if_busy: bool = False,
+    ) -> ReloadPluginsResponse:
+        """Reload plugins, commands, agents and MCP servers from disk (options as in the async client)."""
+        reload = partial(
+            self._client.reload_plugins,
+            hold_on_cache_impact=hold_on_cache_impact,
+            add_plugins=add_plugins,
+            refuse_if_busy=refuse_if_busy,
+        )
+        return self._call(reload)
+
+    def initialization_result(self) -> SDKControlInitializeResponse:
+        """The binary's answer to ``initialize``, typed."""
+        return self._call(self._client.initialization_result)
+
+    def reinitialize(self) -> SDKControlInitializeResponse:
+        """Send ``initialize`` again on the running binary; returns its fresh answer."""
+        return self._call(self._client.reinitialize)
+
+    def supported_commands(self) -> list[SlashCommand]:
+        """The slash commands and skills the session offers."""
+        return self._call(self._client.supported_commands)
+
+    def supported_agents(self) -> list[AgentInfo]:
+        """The subagents the session offers."""
+        return self._call(self._client.supported_agents)
+
+    def account_info(self) -> AccountInfo:
+        """Who the session runs as."""
+        return self._call(self._client.account_info)
+
+    def reload_skills(self) -> list[SlashCommand]:
+        """Read the skill folders again; returns the skills now offered."""
+        return self._call(self._client.reload_skills)
+
+    def reload_output_styles(self) -> list[str]:
+        """Read the output-style folders again; returns the style names now offered."""
+        return self._call(self._client.reload_output_styles)
+
+    def update_settings(self, source: Literal["localSettings", "userSettings"], settings: dict[str, Any]) -> None:
+        """Write settings through the binary's own writer (see the async client)."""
+        self._call(self._client.update_settings, source, settings)
+
+    def read_file(
+        self, path: str, *, max_bytes: int | None = None, encoding: Literal["utf-8", "base64"] | None = None
+    ) -> ReadFileResponse:
+        """Read a file as the session sees it (see the async client)."""
+        return self._call(partial(self._client.read_file, path, max_bytes=max_bytes, encoding=encoding))
+
+    def seed_read_state(self, path: str, mtime: float) -> None:
+        """Tell the binary the file ``path`` was read when it had ``mtime`` (ms)."""
+        self._call(self._client.seed_read_state, path, mtime)
+
+    def background_tasks(self, tool_use_id: str | None = None) -> bool:
+        """Send running foreground work to the background (see the async client)."""
+        return self._call(self._client.background_tasks, tool_use_id)
+
+    def get_task_output(self, task_id: str) -> TaskOutputResponse:
+        """The end of a background shell or Monitor task's output."""
+        return self._call(self._client.get_task_output, task_id)
+
+    def set_mcp_servers(self, servers: Mapping[str, McpServerConfig]) -> McpSetServersResult:
+        """Replace the MCP servers managed this way (see the async client)."""
+        return self._call(self._client.set_mcp_servers, servers)
+
+    def read_mcp_resource(self, server_name: str, uri: str) -> McpReadResourceResponse:
+        """Read a ``ui://`` resource of an external MCP server."""
+        return self._call(self._client.read_mcp_resource, server_name, uri)
+
+    def set_mcp_permission_mode_override(self, server_name: str, mode: Literal["default", "auto"] | None) -> str | None:
+        """Pin the permission mode for one MCP server's tools; returns the binary's warning, if any."""
+        return self._call(self._client.set_mcp_permission_mode_override, server_name, mode)
+
+    def get_hooks_listing(self) -> dict[str, Any]:
+        """The hooks the session runs, as the binary's ``/hooks`` menu lists them."""
+        return self._call(self._client.get_hooks_listing)
+
+    def list_permission_rules(self) -> dict[str, Any]:
+        """The session's permission rules and working directories, with their sources."""
+        return self._call(self._client.list_permission_rules)
+
+    def request(self, subtype: str, **fields: Any) -> dict[str, Any]:
+        """Send the control request ``subtype`` with ``fields``; returns the reply (see the async client)."""
+        return self._call(partial(self._client.request, subtype, **fields))

@@ -30,7 +30,7 @@ __all__ = [
 SdkBeta = Literal["context-1m-2025-08-07"]
 """A beta the binary can ask the API for (``ClaudeAgentOptions.betas``)."""
 
-ThinkingDisplay = Literal["summarized", "omitted"]
+ThinkingDisplay = Literal["summarized", "omitted", "highlights"]
 
 
 class ThinkingConfigAdaptive(TypedDict):

@@ -49,6 +49,7 @@ __all__ = [
     "SdkMcpResource",
     "SdkMcpServer",
     "create_sdk_mcp_server",
+    "McpRouter",
     "mcp_message_handler",
     "mcp_refusal",
     "tool_result",
@@ -484,34 +485,47 @@ class ServerConnection:
 Responder = Callable[[Mapping[str, Any]], Any]
 
 
-def mcp_message_handler(
-    instances: Mapping[str, Any], *, timeout: float | None = None
-) -> Callable[[dict[str, Any]], Any]:
-    """The session handler for ``mcp_message``, serving ``instances`` by name;
-    ``timeout`` limits each call of a tool handler (``callback_timeout``).
+class McpRouter:
+    """The session handler for ``mcp_message``: each in-process server it
+    serves, by name, with its own per-connection state. ``serve`` and
+    ``drop`` change the set while the session runs (``set_mcp_servers()``)."""
 
-    A new handler (and so new per-connection state) is made for every session.
-    """
-    responders: dict[str, Responder] = {}
-    for name, instance in instances.items():
+    def __init__(self, instances: Mapping[str, Any], *, timeout: float | None = None) -> None:
+        self._timeout = timeout
+        self._responders: dict[str, Responder] = {}
+        for name, instance in instances.items():
+            self.serve(name, instance)
+
+    @property
+    def names(self) -> set[str]:
+        """The servers it serves."""
+        return set(self._responders)
+
+    def serve(self, name: str, instance: Any) -> None:
+        """Serve ``instance`` (an ``SdkMcpServer`` or an ``mcp`` package
+        server) as ``name``, from a fresh handshake."""
         if isinstance(instance, SdkMcpServer):
-            conn = ServerConnection(timeout=timeout)
+            conn = ServerConnection(timeout=self._timeout)
 
             def respond(message: Mapping[str, Any], server: SdkMcpServer = instance, c: ServerConnection = conn) -> Any:
                 return server.handle(message, c)
 
-            responders[name] = respond
+            self._responders[name] = respond
         else:
             from claude_wrap._mcp.interop import LowLevelServerBridge
 
-            responders[name] = LowLevelServerBridge(name, instance, timeout=timeout).handle
+            self._responders[name] = LowLevelServerBridge(name, instance, timeout=self._timeout).handle
 
-    async def handle(request: dict[str, Any]) -> dict[str, Any]:
+    def drop(self, name: str) -> None:
+        """Stop serving ``name``; its messages get "not found" from now on."""
+        self._responders.pop(name, None)
+
+    async def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
         name = request.get("server_name")
         message = request.get("message")
         if not isinstance(message, Mapping):
             message = {}
-        respond = responders.get(name) if isinstance(name, str) else None
+        respond = self._responders.get(name) if isinstance(name, str) else None
         if respond is None:
             error = {"code": METHOD_NOT_FOUND, "message": f"Server '{name}' not found"}
             return {"mcp_response": {"jsonrpc": "2.0", "id": message.get("id"), "error": error}}
@@ -523,7 +537,14 @@ def mcp_message_handler(
             reply = {"jsonrpc": "2.0", "id": message.get("id"), "error": error}
         return {"mcp_response": reply if reply is not None else _NOTIFICATION_ACK}
 
-    return handle
+
+def mcp_message_handler(instances: Mapping[str, Any], *, timeout: float | None = None) -> McpRouter:
+    """The session handler for ``mcp_message``, serving ``instances`` by name;
+    ``timeout`` limits each call of a tool handler (``callback_timeout``).
+
+    A new handler (and so new per-connection state) is made for every session.
+    """
+    return McpRouter(instances, timeout=timeout)
 
 
 def mcp_refusal(request: dict[str, Any], reason: str) -> dict[str, Any]:

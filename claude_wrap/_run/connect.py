@@ -181,6 +181,7 @@ async def open_connection(
         connection = Connection(lines, **connection_args)
     try:
         timeout = _initialize_timeout(options)
+        connection.initialize_fields = plan.initialize
         rid = await connection.start_request("initialize", plan.initialize, timeout)
         if first_message is not None:
             await connection.send_user(first_message, part_of=("initialize", timeout))

@@ -200,6 +200,8 @@ class Connection:
         self.idle_timeout = idle_timeout
         self.turn_timeout = turn_timeout
         self.server_info: dict[str, Any] | None = None
+        self.initialize_fields: dict[str, Any] = {}
+        """The fields ``initialize`` was sent with (``reinitialize()`` sends them again)."""
         self.shutdown_grace = shutdown_grace
         self.keep_unrecognized = keep_unrecognized
         """Yield frames of unknown types and keep unmodelled content blocks

@@ -20,6 +20,16 @@ else:
     PermissionMode = str  # a newer binary's mode reads as a plain string
 
 __all__ = [
+    "AccountInfo",
+    "AgentInfo",
+    "InterruptResult",
+    "McpReadResourceResponse",
+    "McpResourceContent",
+    "McpSetServersResult",
+    "ReadFileResponse",
+    "SDKControlInitializeResponse",
+    "SlashCommand",
+    "TaskOutputResponse",
     "ControlHandler",
     "ContextUsageCategory",
     "ContextUsageResponse",
@@ -218,6 +228,115 @@ class ReloadPluginsResponse(TypedDict, total=False):
     plugins: list[dict[str, Any]]
     mcpServers: list[dict[str, Any]]
     error_count: int
+
+
+class SlashCommand(TypedDict, total=False):
+    """A command or skill the session offers (``supported_commands()``)."""
+
+    name: Required[str]
+    description: Required[str]
+    argumentHint: Required[str]
+    aliases: list[str]
+    builtin: bool
+
+
+class AgentInfo(TypedDict, total=False):
+    """A subagent the session offers (``supported_agents()``)."""
+
+    name: Required[str]
+    description: Required[str]
+    model: str
+
+
+class AccountInfo(TypedDict, total=False):
+    """Who the session runs as (``account_info()``); keys the binary knows."""
+
+    email: str
+    organization: str
+    subscriptionType: str
+    tokenSource: str
+    apiKeySource: str
+    apiProvider: str
+
+
+class SDKControlInitializeResponse(TypedDict, total=False):
+    """The binary's answer to ``initialize`` (``initialization_result()``,
+    ``reinitialize()``)."""
+
+    commands: list[SlashCommand]
+    agents: list[AgentInfo]
+    output_style: str
+    available_output_styles: list[str]
+    models: list[ModelInfo]
+    account: AccountInfo
+    pid: int
+    claude_code_version: str
+    current_permission_mode: str
+    hooks_applied: bool
+    hook_on_failure_supported: bool
+    plugins_applied: bool
+    mcp_servers_applied: bool
+    fast_mode_state: str
+    fast_mode_disabled_reason: str
+    session_state: str
+    capabilities: Any
+
+
+class InterruptResult(list[str]):
+    """What ``interrupt()`` returns: the uuids of user messages that survive
+    the interrupt (a list, as before), and in `cancelled` the ones an
+    ``interrupt(cancel_queued=True)`` withdrew."""
+
+    cancelled: list[str]
+
+    def __init__(self, still_queued: list[str] = (), cancelled: list[str] = ()) -> None:  # type: ignore[assignment]
+        super().__init__(still_queued)
+        self.cancelled = list(cancelled)
+
+
+class McpSetServersResult(TypedDict):
+    """Reply of ``set_mcp_servers()``: the servers added and removed, and an
+    error text per server that failed to start."""
+
+    added: list[str]
+    removed: list[str]
+    errors: dict[str, str]
+
+
+class ReadFileResponse(TypedDict, total=False):
+    """Reply of ``read_file()``: the contents (UTF-8 text, or base64 when
+    asked for), the absolute path read, and whether it was cut or lossy."""
+
+    contents: Required[str]
+    absPath: Required[str]
+    requested_path: str
+    truncated: bool
+    encoding: Literal["base64"]
+    lossy: bool
+
+
+class McpResourceContent(TypedDict, total=False):
+    """One item of an MCP resource: ``text``, or ``blob`` (base64)."""
+
+    uri: Required[str]
+    mimeType: str
+    text: str
+    blob: str
+
+
+class McpReadResourceResponse(TypedDict, total=False):
+    """Reply of ``read_mcp_resource()``: the server's ``resources/read`` result."""
+
+    contents: Required[list[McpResourceContent]]
+
+
+class TaskOutputResponse(TypedDict, total=False):
+    """Reply of ``get_task_output()``: the end of a shell or Monitor task's
+    output (at most the last 8 KiB) and the whole output's size."""
+
+    output: Required[str]
+    total_bytes: Required[int]
+    truncated: bool
 
 
 # -- control-protocol frames ----------------------------------------------------
