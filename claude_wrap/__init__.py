@@ -138,7 +138,7 @@ _SURFACE: dict[str, str] = {
     "_mcp.tools": "tool types: SdkMcpTool ToolAnnotations",
     # _sessions: transcripts on disk and in stores
     "_sessions.disk_helpers": (
-        "delete_session fork_session get_session_info get_session_messages get_subagent_messages list_sessions "
+        "archive_session unarchive_session delete_session fork_session get_session_info get_session_messages get_subagent_messages list_sessions "
         "list_subagents rename_session tag_session"
     ),
     "_sessions.transcripts": "project_key_for_directory types: ForkSessionResult SDKSessionInfo SessionMessage",
@@ -268,6 +268,7 @@ if TYPE_CHECKING:
         Transport as Transport,
     )
     from claude_wrap._sessions.disk_helpers import (
+        archive_session as archive_session,
         delete_session as delete_session,
         fork_session as fork_session,
         get_session_info as get_session_info,
@@ -277,6 +278,7 @@ if TYPE_CHECKING:
         list_subagents as list_subagents,
         rename_session as rename_session,
         tag_session as tag_session,
+        unarchive_session as unarchive_session,
     )
     from claude_wrap._sessions.spool import (
         flush_pending as flush_pending,
@@ -794,6 +796,7 @@ if TYPE_CHECKING:
         "WorktreeRemoveHookInput",
         "__version__",
         "answer_user_questions",
+        "archive_session",
         "binary_info",
         "create_sdk_mcp_server",
         "decode_line",
@@ -824,6 +827,7 @@ if TYPE_CHECKING:
         "tag_session",
         "tag_session_via_store",
         "tool",
+        "unarchive_session",
         "user_questions",
     ]
     # END generated

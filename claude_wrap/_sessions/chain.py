@@ -267,29 +267,38 @@ def _open_call_answers(
 
 
 def _message(entry: Entry, parent_tool_use_id: str | None = None, parent_agent_id: str | None = None) -> SessionMessage:
+    kind = entry.get("type")
+    if kind == "system":
+        # A system entry has no API message: what it says is in its own keys.
+        message: Any = {k: entry[k] for k in ("subtype", "content", "level") if k in entry}
+    else:
+        message = entry.get("message")
     return SessionMessage(
-        type="user" if entry.get("type") == "user" else "assistant",
+        type="user" if kind == "user" else "system" if kind == "system" else "assistant",
         uuid=entry.get("uuid", ""),
         session_id=entry.get("sessionId", ""),
-        message=entry.get("message"),
+        message=message,
         parent_tool_use_id=parent_tool_use_id,
         parent_agent_id=parent_agent_id,
     )
 
 
-def _visible(entry: Entry) -> bool:
+def _visible(entry: Entry, system: bool = False) -> bool:
     # Compaction summaries stay: after a compaction they are all there is.
     return (
-        entry.get("type") in ("user", "assistant")
+        entry.get("type") in (("user", "assistant", "system") if system else ("user", "assistant"))
         and not entry.get("isMeta")
         and not entry.get("isSidechain")
         and not entry.get("teamName")
     )
 
 
-def session_messages(entries: list[Entry], limit: int | None, offset: int) -> list[SessionMessage]:
-    """A page of a session's visible conversation, from its chain entries."""
-    return page_messages([_message(e) for e in build_chain(entries) if _visible(e)], limit, offset)
+def session_messages(
+    entries: list[Entry], limit: int | None, offset: int, *, system: bool = False
+) -> list[SessionMessage]:
+    """A page of a session's visible conversation, from its chain entries
+    (with ``system``, its system entries too)."""
+    return page_messages([_message(e) for e in build_chain(entries) if _visible(e, system)], limit, offset)
 
 
 def _subagent_chain(entries: list[Entry]) -> list[Entry]:

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from claude_wrap._sessions.archive import is_archived, write_mark
 from claude_wrap._sessions.chain import parent_ids, parse_entries, parse_jsonl, session_messages, subagent_messages
 from claude_wrap._sessions.edits import (
     check_session_id,
@@ -46,6 +47,7 @@ from claude_wrap._sessions.transcripts import (
     canonical_path,
     config_dir as default_config_dir,
     info_from_lite,
+    is_programmatic,
     is_uuid,
     long_prefix,
     page_sessions,
@@ -53,6 +55,7 @@ from claude_wrap._sessions.transcripts import (
 )
 
 __all__ = [
+    "archive_session",
     "delete_session",
     "fork_session",
     "get_session_info",
@@ -62,6 +65,7 @@ __all__ = [
     "list_subagents",
     "rename_session",
     "tag_session",
+    "unarchive_session",
 ]
 
 # -- where sessions are ----------------------------------------------------------------
@@ -168,7 +172,14 @@ def _read_lite(path: Path) -> Lite | None:
 # -- reading -----------------------------------------------------------------------------
 
 
-def _sessions_in(project: Path, project_path: str | None) -> list[SDKSessionInfo]:
+def _info(path: Path, session_id: str, lite: Lite, project_path: str | None) -> SDKSessionInfo | None:
+    info = info_from_lite(session_id, lite, project_path)
+    if info is not None:
+        setattr(info, "_archived", is_archived(path, session_id, lite))  # a slot, not a field (see SDKSessionInfo)
+    return info
+
+
+def _sessions_in(project: Path, project_path: str | None, include_programmatic: bool = True) -> list[SDKSessionInfo]:
     try:
         files = list(project.iterdir())
     except OSError:
@@ -178,7 +189,9 @@ def _sessions_in(project: Path, project_path: str | None) -> list[SDKSessionInfo
         if not file.name.endswith(".jsonl") or not is_uuid(file.name[: -len(".jsonl")]):
             continue
         lite = _read_lite(file)
-        info = None if lite is None else info_from_lite(file.name[: -len(".jsonl")], lite, project_path)
+        if lite is None or (not include_programmatic and is_programmatic(lite)):
+            continue
+        info = _info(file, file.name[: -len(".jsonl")], lite, project_path)
         if info is not None:
             infos.append(info)
     return infos
@@ -197,7 +210,7 @@ def _newest_first(infos: list[SDKSessionInfo], limit: int | None, offset: int) -
 
 
 def _project_sessions(
-    projects: Path, directory: str | os.PathLike[str], include_worktrees: bool
+    projects: Path, directory: str | os.PathLike[str], include_worktrees: bool, include_programmatic: bool
 ) -> list[SDKSessionInfo]:
     """The sessions of ``directory``'s project, and of its other worktrees'."""
     canonical = canonical_path(directory)
@@ -209,7 +222,7 @@ def _project_sessions(
         except OSError:
             pass
         else:
-            infos = _sessions_in(own, canonical) if own is not None else []
+            infos = _sessions_in(own, canonical, include_programmatic) if own is not None else []
             done = {own.name} if own is not None else set()
             # The longest (most specific) worktree path first.
             keyed = sorted(((tree, sanitize_path(tree)) for tree in trees), key=lambda t: len(t[1]), reverse=True)
@@ -219,10 +232,10 @@ def _project_sessions(
                 for tree, name in keyed:
                     if project.name == name or (len(name) >= 200 and project.name.startswith(name + "-")):
                         done.add(project.name)
-                        infos += _sessions_in(project, tree)
+                        infos += _sessions_in(project, tree, include_programmatic)
                         break
             return infos
-    return _sessions_in(own, canonical) if own is not None else []
+    return _sessions_in(own, canonical, include_programmatic) if own is not None else []
 
 
 def list_sessions(
@@ -231,6 +244,7 @@ def list_sessions(
     offset: int = 0,
     include_worktrees: bool = True,
     *,
+    include_programmatic: bool = True,
     config_dir: str | os.PathLike[str] | None = None,
 ) -> list[SDKSessionInfo]:
     """Sessions of the project at ``directory`` (and of its repository's
@@ -239,16 +253,20 @@ def list_sessions(
     ``offset`` and ``limit``.
 
     Subagent transcripts and metadata-only files are left out; a session
-    found in two projects is listed once, by its newer copy.
+    found in two projects is listed once, by its newer copy. Archived
+    sessions stay, with ``archived=True``. ``include_programmatic=False``
+    leaves out the sessions an SDK (this package included) or ``claude -p``
+    ran, and daemons' sessions, as the binary's ``/resume`` does.
     """
     projects = _projects(config_dir)
     if directory:
-        return _newest_first(_project_sessions(projects, directory, include_worktrees), limit, offset)
+        found = _project_sessions(projects, directory, include_worktrees, include_programmatic)
+        return _newest_first(found, limit, offset)
     try:
         dirs = [p for p in projects.iterdir() if p.is_dir()]
     except OSError:
         return []
-    return _newest_first([i for p in dirs for i in _sessions_in(p, None)], limit, offset)
+    return _newest_first([i for p in dirs for i in _sessions_in(p, None, include_programmatic)], limit, offset)
 
 
 def get_session_info(
@@ -265,7 +283,7 @@ def get_session_info(
     if found is None:
         return None
     lite = _read_lite(found[0])
-    return None if lite is None else info_from_lite(session_id, lite, found[1])
+    return None if lite is None else _info(found[0], session_id, lite, found[1])
 
 
 def get_session_messages(
@@ -274,17 +292,23 @@ def get_session_messages(
     limit: int | None = None,
     offset: int = 0,
     *,
+    include_system_messages: bool = False,
     config_dir: str | os.PathLike[str] | None = None,
 ) -> list[SessionMessage]:
     """The user and assistant messages of a session's conversation, oldest
     first, from ``offset`` and at most ``limit`` of them. Each tool call of
-    a turn that ran tools in parallel is there, with its result."""
+    a turn that ran tools in parallel is there, with its result.
+
+    ``include_system_messages=True`` adds the binary's system entries of the
+    conversation (compaction boundaries, notices) as ``type="system"``
+    messages; their ``message`` holds the entry's ``subtype``, ``content``
+    and ``level``."""
     if not is_uuid(session_id):
         return []
     found = find_session(session_id, directory, config_dir)
     if found is None:
         return []
-    return session_messages(parse_entries(_read_text(found[0])), limit, offset)
+    return session_messages(parse_entries(_read_text(found[0])), limit, offset, system=include_system_messages)
 
 
 def _agent_files(base: Path) -> list[tuple[str, Path]]:
@@ -412,6 +436,40 @@ def tag_session(
     Invisible and private-use characters are removed from the tag."""
     check_session_id(session_id)
     _append(session_id, tag_entry(session_id, tag), directory, config_dir)
+
+
+def _mark(session_id: str, archived: bool, directory: Any, config_dir: Any) -> None:
+    check_session_id(session_id)
+    found = find_session(session_id, directory, config_dir)
+    if found is None:
+        raise _not_found(session_id, directory)
+    write_mark(found[0], session_id, archived)
+
+
+def archive_session(
+    session_id: str,
+    directory: str | os.PathLike[str] | None = None,
+    *,
+    config_dir: str | os.PathLike[str] | None = None,
+) -> None:
+    """Archive a session: ``list_sessions`` keeps returning it, with
+    ``archived=True``, until `unarchive_session` or a prompt sent in it.
+
+    The mark is a record beside the transcript (``<session id>/archived.json``);
+    the transcript is not changed, and a process running the session goes
+    on. A session store holds no such record: archive the local copy.
+    """
+    _mark(session_id, True, directory, config_dir)
+
+
+def unarchive_session(
+    session_id: str,
+    directory: str | os.PathLike[str] | None = None,
+    *,
+    config_dir: str | os.PathLike[str] | None = None,
+) -> None:
+    """Undo `archive_session`: ``list_sessions`` returns it with ``archived=False``."""
+    _mark(session_id, False, directory, config_dir)
 
 
 def delete_session(

@@ -233,15 +233,17 @@ async def get_session_messages_from_store(
     directory: str | os.PathLike[str] | None = None,
     limit: int | None = None,
     offset: int = 0,
+    *,
+    include_system_messages: bool = False,
 ) -> list[SessionMessage]:
     """The conversation of a session held by the store, as
-    ``get_session_messages`` gives it."""
+    ``get_session_messages`` gives it (``include_system_messages`` too)."""
     if not is_uuid(session_id):
         return []
     entries = await session_store.load(_key(session_id, directory))
     if not entries:
         return []
-    return session_messages(transcript_entries(entries), limit, offset)
+    return session_messages(transcript_entries(entries), limit, offset, system=include_system_messages)
 
 
 def _need_subkeys(store: SessionStore) -> None:

@@ -35,6 +35,7 @@ __all__ = [
     "first_prompt_from_head",
     "first_prompt_of_texts",
     "info_from_lite",
+    "is_programmatic",
     "is_uuid",
     "last_string_field",
     "lite_from_bytes",
@@ -75,6 +76,10 @@ class SDKSessionInfo:
     where a store's summary stands in for the transcript).
     """
 
+    # The dataclass keeps its fields in __dict__; the extra slot holds what
+    # we add, out of sight of vars(), asdict() and repr().
+    __slots__ = ("__dict__", "__weakref__", "_archived")
+
     session_id: str
     summary: str
     last_modified: int
@@ -86,6 +91,14 @@ class SDKSessionInfo:
     tag: str | None = None
     created_at: int | None = None
 
+    @property
+    def archived(self) -> bool | None:
+        """Whether ``archive_session`` archived it (and no prompt was sent in
+        it since); ``None`` for a session never archived or unarchived, and
+        for one read from a session store (not an official field)."""
+        value: bool | None = getattr(self, "_archived", None)
+        return value
+
 
 @dataclass
 class SessionMessage:
@@ -96,7 +109,7 @@ class SessionMessage:
     messages: the Agent tool call that started it and the subagent that did.
     """
 
-    type: Literal["user", "assistant"]
+    type: Literal["user", "assistant", "system"]
     uuid: str
     session_id: str
     message: Any
@@ -327,6 +340,21 @@ def _tag(tail: str) -> str | None:
     # Only a tag entry's own line: "tag" keys also occur in tool inputs.
     line = next((ln for ln in reversed(tail.split("\n")) if ln.startswith('{"type":"tag"')), None)
     return (last_string_field(line, "tag") or None) if line is not None else None
+
+
+_PROGRAMMATIC_ENTRYPOINTS = frozenset({"sdk-cli", "sdk-ts", "sdk-py"})
+
+
+def is_programmatic(lite: Lite) -> bool:
+    """A session an SDK or ``claude -p`` ran (its ``entrypoint``), or a
+    daemon's (its first chain entry's ``sessionKind``): what
+    ``list_sessions(include_programmatic=False)`` leaves out, as the
+    binary's own ``/resume`` does."""
+    entrypoint = string_field(lite.head, "entrypoint") or last_string_field(lite.tail, "entrypoint")
+    if entrypoint in _PROGRAMMATIC_ENTRYPOINTS:
+        return True
+    first = next((line for line in lite.head.split("\n") if '"parentUuid":' in line), lite.head)
+    return string_field(first, "sessionKind") in ("daemon", "daemon-worker")
 
 
 def info_from_lite(session_id: str, lite: Lite, project_path: str | None = None) -> SDKSessionInfo | None:
