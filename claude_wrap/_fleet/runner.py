@@ -42,6 +42,12 @@ __all__ = ["Attempt", "TaskClient", "run_attempt"]
 
 Emit = Callable[[Event], Awaitable[None]]
 
+# Asking for the cost after a reply: first after 10 ms, then twice as long
+# each time, at most 0.25 s apart, for at most 10 s.
+_COST_POLL_FIRST = 0.01
+_COST_POLL_MAX = 0.25
+_COST_POLL_LIMIT = 10.0
+
 
 class _Journal:
     """The attempt's side of the task's record."""
@@ -62,6 +68,8 @@ class _Journal:
         self.cost = 0.0
         self.num_turns = 0
         self.replayable = True
+        self._replied = anyio.Event()
+        """Set by each model reply while the cost is tracked; `watch_cost` takes it."""
 
     def replays(self, prompt: Any) -> bool:
         """Whether ``prompt`` is a turn recorded before (then served from the record)."""
@@ -103,7 +111,7 @@ class _Journal:
         if self.turn is not None and self.keep_messages:
             self.collected.append(message)
         if isinstance(message, AssistantMessage) and self.track_cost:
-            await self._probe_cost(client)
+            self._replied.set()
         if isinstance(message, ResultMessage):
             self.results.append(message)
             self.num_turns += message.num_turns
@@ -113,17 +121,39 @@ class _Journal:
             if prompt is not None:
                 await self.emit(TurnEnded(self.index, prompt, messages, self.cost, self.num_turns))
 
-    async def _probe_cost(self, client: ClaudeSDKClient) -> None:
-        # The binary's running total, asked after each model reply: the
-        # binary answers at once, from what it has counted.
+    async def watch_cost(self, client: ClaudeSDKClient) -> None:
+        """Report the binary's running cost after each model reply, for the
+        batch's budget; runs beside the task's work until it ends.
+
+        The binary writes a reply's message as its content arrives and counts
+        the reply's cost only when the whole API response is in, which can be
+        later (a slow stream, a busy machine). So after a reply the total is
+        asked for until it grows, or the turn ends, or the next reply takes
+        over; the reading of messages never waits for it."""
+        while True:
+            await self._replied.wait()
+            self._replied = anyio.Event()
+            results = len(self.results)
+            delay = _COST_POLL_FIRST
+            with anyio.move_on_after(_COST_POLL_LIMIT):  # a reply that costs nothing
+                while not await self._probe_cost(client):
+                    if self._replied.is_set() or len(self.results) != results:
+                        break  # superseded: a new reply, or the turn's result has the total
+                    await anyio.sleep(delay)
+                    delay = min(delay * 2, _COST_POLL_MAX)
+
+    async def _probe_cost(self, client: ClaudeSDKClient) -> bool:
+        """Ask the binary for its running total; True if it grew (and was reported)."""
         try:
             usage = await client.get_usage()
         except ClaudeSDKError:
-            return  # a dying binary: its end is reported elsewhere
+            return True  # a dying binary: its end is reported elsewhere
         cost = usage.get("session", {}).get("total_cost_usd")
         if isinstance(cost, (int, float)) and cost > self.cost:
             self.cost = float(cost)
             await self.emit(CostSoFar(self.index, self.cost))
+            return True
+        return False
 
 
 class TaskClient(ClaudeSDKClient):
@@ -232,7 +262,10 @@ async def run_attempt(
                 work = task.run
             else:  # in a resumed session the prompt's uuid is taken already
                 work = _one_prompt(task.prompt or "", record.prompt_uuid if plan.resume is None else None)
-            value = await work(client)
+            if track_cost:
+                value = await _beside(work(client), journal.watch_cost(client))
+            else:
+                value = await work(client)
     except Exception as exc:  # noqa: BLE001 - the task's error is its outcome
         error = exc
     finally:
@@ -249,6 +282,31 @@ async def run_attempt(
         num_turns=journal.num_turns if journal is not None else 0,
         session_id=journal.session_id if journal is not None else record.session_id,
     )
+
+
+async def _beside(work: Awaitable[Any], helper: Awaitable[None]) -> Any:
+    """The result of ``work`` (or its exception, as it is), with ``helper``
+    running beside it until ``work`` ends."""
+    outcome: list[Any] = []
+    failure: list[BaseException] = []
+
+    async def run_work() -> None:
+        try:
+            outcome.append(await work)
+        except Exception as exc:  # noqa: BLE001 - raised below, outside the task group
+            failure.append(exc)
+        finally:
+            tg.cancel_scope.cancel()
+
+    async def run_helper() -> None:
+        await helper
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(run_helper)
+        tg.start_soon(run_work)
+    if failure:
+        raise failure[0]
+    return outcome[0] if outcome else None
 
 
 async def _connect(

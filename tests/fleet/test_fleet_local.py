@@ -105,10 +105,13 @@ async def test_the_budget_stops_the_batch_and_a_stopped_task_resumes_later(
 ) -> None:
     # Each model reply costs $0.10, so a task costs $0.20: task 1's first
     # reply crosses the budget, and the task stops before its tool call ends.
+    # That reply streams slowly, so the binary writes the call (and starts
+    # it) before it has counted what the reply cost.
     def command(n: int) -> str:
         return f"echo {n} >> ran.log" if n != 1 else "echo start && sleep 30 && echo 1 >> ran.log"
 
-    script_tasks(scripted_model, range(4), command, usage={"input_tokens": 25_000, "output_tokens": 0})
+    usage = {"input_tokens": 25_000, "output_tokens": 0}
+    script_tasks(scripted_model, range(4), command, usage=usage, slow_calls=[1])
     options = make_options(allowed_tools=["Bash"])
     outcomes = await _all(run_many([prompt(n) for n in range(4)], options=options, concurrency=1, budget_usd=0.25))
 

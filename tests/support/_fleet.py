@@ -42,16 +42,25 @@ def answered(request: RecordedRequest) -> bool:
 
 
 def script_tasks(
-    model: ScriptedModel, tasks: Iterable[int], command: Callable[[int], str], *, usage: dict[str, int] | None = None
+    model: ScriptedModel,
+    tasks: Iterable[int],
+    command: Callable[[int], str],
+    *,
+    usage: dict[str, int] | None = None,
+    slow_calls: Iterable[int] = (),
 ) -> None:
-    """Queue each task's replies: its tool call, its answer, and its answer after a resume."""
+    """Queue each task's replies: its tool call, its answer, and its answer
+    after a resume. The tool calls of ``slow_calls`` stream slowly: the API
+    response (and so its cost) ends well after the binary wrote the call."""
+    slow = set(slow_calls)
     for n in tasks:
         task = of_task(n)
+        call = Reply.tool_use("Bash", {"command": command(n), "description": f"task {n}"})
+        if n in slow:
+            call = call.slow(between_events=0.3)
         replies = [
             Reply.text(f"done {n} after a resume").match_if(lambda r, t=task: t(r) and is_resumed(r)),
-            Reply.tool_use("Bash", {"command": command(n), "description": f"task {n}"}).match_if(
-                lambda r, t=task: t(r) and not answered(r) and not is_resumed(r)
-            ),
+            call.match_if(lambda r, t=task: t(r) and not answered(r) and not is_resumed(r)),
             Reply.text(f"done {n}").match_if(lambda r, t=task: t(r) and answered(r) and not is_resumed(r)),
         ]
         if usage is not None:
