@@ -81,7 +81,7 @@ _SURFACE: dict[str, str] = {
     ),
     "_wire.stream": "StreamAccumulator types: Shown TextChunk ThinkingChunk ToolCall",
     "_wire.hooks": (
-        "types: AsyncHookJSONOutput BaseHookInput ConfigChangeHookInput CwdChangedHookInput "
+        "EXIT_REASONS HOOK_EVENTS types: AsyncHookJSONOutput BaseHookInput ConfigChangeHookInput CwdChangedHookInput "
         "CwdChangedHookSpecificOutput DirectoryAddedHookInput ElicitationHookInput ElicitationHookSpecificOutput "
         "ElicitationResultHookInput ElicitationResultHookSpecificOutput FileChangedHookInput "
         "FileChangedHookSpecificOutput HookCallback HookContext HookEffort HookEvent HookInput HookJSONOutput "
@@ -92,7 +92,8 @@ _SURFACE: dict[str, str] = {
         "PostModelSwitchHookSpecificOutput PostToolBatchHookInput PostToolBatchHookSpecificOutput "
         "PostToolUseFailureHookInput PostToolUseFailureHookSpecificOutput PostToolUseHookInput "
         "PostToolUseHookSpecificOutput PreCompactHookInput PreModelSwitchHookInput "
-        "PreModelSwitchHookSpecificOutput PreToolUseHookInput PreToolUseHookSpecificOutput SessionEndHookInput "
+        "PreModelSwitchHookSpecificOutput PreSkillShellCommandHookInput PreSkillShellCommandHookSpecificOutput "
+        "PreToolUseHookInput PreToolUseHookSpecificOutput SessionEndHookInput "
         "SessionStartHookInput SessionStartHookSpecificOutput SetupHookInput SetupHookSpecificOutput "
         "StopFailureHookInput StopHookInput StopHookSpecificOutput SubagentStartHookInput "
         "SubagentStartHookSpecificOutput SubagentStopHookInput SubagentStopHookSpecificOutput SyncHookJSONOutput "
@@ -122,7 +123,7 @@ _SURFACE: dict[str, str] = {
     "_launch.checks": "OptionsWarning",
     "_launch.agents": "types: AgentDefinition",
     "_launch.option_types": (
-        "types: SandboxIgnoreViolations SandboxNetworkConfig SandboxSettings SdkBeta SdkPluginConfig "
+        "BUILTIN_TOOL_NAMES types: SandboxIgnoreViolations SandboxNetworkConfig SandboxSettings SdkBeta SdkPluginConfig "
         "SystemPromptCustom SystemPromptFile SystemPromptPreset TaskBudget ThinkingConfig ThinkingConfigAdaptive "
         "ThinkingConfigDisabled ThinkingConfigEnabled ThinkingDisplay ToolsPreset"
     ),
@@ -205,6 +206,7 @@ if TYPE_CHECKING:
         CanUseToolShadowedWarning as CanUseToolShadowedWarning,
     )
     from claude_wrap._launch.option_types import (
+        BUILTIN_TOOL_NAMES as BUILTIN_TOOL_NAMES,
         SandboxIgnoreViolations as SandboxIgnoreViolations,
         SandboxNetworkConfig as SandboxNetworkConfig,
         SandboxSettings as SandboxSettings,
@@ -371,6 +373,8 @@ if TYPE_CHECKING:
         UsageResponse as UsageResponse,
     )
     from claude_wrap._wire.hooks import (
+        EXIT_REASONS as EXIT_REASONS,
+        HOOK_EVENTS as HOOK_EVENTS,
         AsyncHookJSONOutput as AsyncHookJSONOutput,
         BaseHookInput as BaseHookInput,
         ConfigChangeHookInput as ConfigChangeHookInput,
@@ -412,6 +416,8 @@ if TYPE_CHECKING:
         PreCompactHookInput as PreCompactHookInput,
         PreModelSwitchHookInput as PreModelSwitchHookInput,
         PreModelSwitchHookSpecificOutput as PreModelSwitchHookSpecificOutput,
+        PreSkillShellCommandHookInput as PreSkillShellCommandHookInput,
+        PreSkillShellCommandHookSpecificOutput as PreSkillShellCommandHookSpecificOutput,
         PreToolUseHookInput as PreToolUseHookInput,
         PreToolUseHookSpecificOutput as PreToolUseHookSpecificOutput,
         SessionEndHookInput as SessionEndHookInput,
@@ -544,6 +550,7 @@ if TYPE_CHECKING:
         "AssistantMessageError",
         "AsyncHookJSONOutput",
         "AuthenticationError",
+        "BUILTIN_TOOL_NAMES",
         "BackgroundTaskSummary",
         "BaseHookInput",
         "BinaryInfo",
@@ -574,6 +581,7 @@ if TYPE_CHECKING:
         "DeferredToolUse",
         "Delta",
         "DirectoryAddedHookInput",
+        "EXIT_REASONS",
         "EffortLevel",
         "ElicitationHookInput",
         "ElicitationHookSpecificOutput",
@@ -585,6 +593,7 @@ if TYPE_CHECKING:
         "FileChangedHookInput",
         "FileChangedHookSpecificOutput",
         "ForkSessionResult",
+        "HOOK_EVENTS",
         "HookCallback",
         "HookContext",
         "HookEffort",
@@ -659,6 +668,8 @@ if TYPE_CHECKING:
         "PreCompactHookInput",
         "PreModelSwitchHookInput",
         "PreModelSwitchHookSpecificOutput",
+        "PreSkillShellCommandHookInput",
+        "PreSkillShellCommandHookSpecificOutput",
         "PreToolUseHookInput",
         "PreToolUseHookSpecificOutput",
         "ProcessError",

@@ -20,7 +20,8 @@ means is the binary's decision:
 decides something and runs out of time refuses. ``can_use_tool`` denies
 the tool (its error reply does, as when it raises); a ``PreToolUse`` or
 ``PermissionRequest`` hook denies it, a
-``UserPromptSubmit`` hook blocks the prompt, each with a reason naming the
+``UserPromptSubmit`` hook blocks the prompt, a ``PreSkillShellCommand``
+hook keeps the skill's shell command from running, each with a reason naming the
 limit, unless the matcher says ``on_failure="continue"`` (then: no
 opinion). A hook of any other event that runs out of time counts as no
 opinion. The same refusals answer a request the connection could not serve

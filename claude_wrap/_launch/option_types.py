@@ -9,6 +9,7 @@ from typing import Any, Literal, Union
 from typing_extensions import NotRequired, TypedDict
 
 __all__ = [
+    "BUILTIN_TOOL_NAMES",
     "SandboxIgnoreViolations",
     "SandboxNetworkConfig",
     "SandboxSettings",
@@ -189,6 +190,22 @@ class SystemPromptFile(TypedDict):
 
     type: Literal["file"]
     path: str
+
+
+BUILTIN_TOOL_NAMES: tuple[str, ...] = (
+    "Agent", "Artifact", "AskUserQuestion", "Bash", "ClaudeDesign", "CronCreate", "CronDelete", "CronList",
+    "Edit", "EndConversation", "EnterPlanMode", "EnterWorktree", "ExitPlanMode", "ExitWorktree", "Glob", "Grep",
+    "ListAgents", "ListMcpResourcesTool", "LSP", "Monitor", "NotebookEdit", "OfferChromeSetup", "PowerShell",
+    "Projects", "propose_skills", "PushNotification", "Read", "ReadMcpResourceDirTool", "ReadMcpResourceTool",
+    "ReadNotifications", "RemoteTrigger", "ReportFindings", "ScheduleWakeup", "SendFeedback", "SendMessage",
+    "SendUserFile", "SendUserMessage", "SetGoal", "ShareOnboardingGuide", "ShowOnboardingRolePicker", "Skill",
+    "SubagentHandback", "TaskCreate", "TaskGet", "TaskList", "TaskStop", "TaskUpdate", "TodoWrite", "ToolSearch",
+    "WaitForMcpServers", "WebFetch", "WebSearch", "Workflow", "Write",
+)  # fmt: skip
+"""The names of the binary's built-in tools, as the model, hooks,
+``allowed_tools`` and ``can_use_tool`` see them (a run offers some of them,
+depending on its settings and platform). The ``init`` message lists
+``Agent`` under its older name, ``Task``."""
 
 
 class ToolsPreset(TypedDict):

@@ -30,6 +30,7 @@ from claude_wrap._wire.shapes import BackgroundTaskSummary, SessionCronSummary
 
 __all__ = [
     "DECIDING_HOOK_EVENTS",
+    "EXIT_REASONS",
     "HOOK_EVENTS",
     "KNOWN_HOOK_EVENTS",
     "HookEffort",
@@ -75,6 +76,8 @@ __all__ = [
     "PreCompactHookInput",
     "PreModelSwitchHookInput",
     "PreModelSwitchHookSpecificOutput",
+    "PreSkillShellCommandHookInput",
+    "PreSkillShellCommandHookSpecificOutput",
     "PreToolUseHookInput",
     "PreToolUseHookSpecificOutput",
     "SessionEndHookInput",
@@ -140,18 +143,18 @@ HookEvent = Literal[
     "FileChanged",
     "DirectoryAdded",
     "MessageDisplay",
+    "PreSkillShellCommand",
 ]
-"""The 33 hook event names the binary knows (keys of ``ClaudeAgentOptions.hooks``).
+"""The 34 hook event names the binary knows (keys of ``ClaudeAgentOptions.hooks``).
 
 The binary accepts SDK callback matchers for every one of them in ``initialize``.
 """
 
 HOOK_EVENTS: tuple[str, ...] = get_args(HookEvent)
-"""Every ``HookEvent`` name, in the order of the ``HookEvent`` literal."""
+"""Every hook event name (``HookEvent``), in the binary's lifecycle order."""
 
-KNOWN_HOOK_EVENTS: frozenset[str] = frozenset((*HOOK_EVENTS, "PreSkillShellCommand"))
-"""Every event the pinned binary knows: ``HOOK_EVENTS`` plus those it added
-that have no typed input here yet."""
+KNOWN_HOOK_EVENTS: frozenset[str] = frozenset(HOOK_EVENTS)
+"""Every event the pinned binary knows (a set, for lookups)."""
 
 
 # --------------------------------------------------------------------------- inputs
@@ -288,8 +291,14 @@ class SessionStartHookInput(BaseHookInput):
     estimated_cache_write_usd: NotRequired[float]
 
 
+EXIT_REASONS: tuple[str, ...] = ("clear", "resume", "logout", "prompt_input_exit", "other")
+"""The reasons a session ends with (``SessionEndHookInput.reason``; a newer
+binary may send others)."""
+
+
 class SessionEndHookInput(BaseHookInput):
-    """When a session ends; ``reason`` says why. There is no event-specific answer."""
+    """When a session ends; ``reason`` says why (one of `EXIT_REASONS`). There
+    is no event-specific answer."""
 
     hook_event_name: ReadOnly[Literal["SessionEnd"]]
     reason: str
@@ -544,6 +553,27 @@ class MessageDisplayHookInput(BaseHookInput):
     delta: str
 
 
+class PreSkillShellCommandHookInputToolInput(TypedDict):
+    command: str
+    """The command as it would run, its arguments filled in."""
+
+
+class PreSkillShellCommandHookInput(BaseHookInput):
+    """Before a shell command that a skill's or slash command's text holds
+    (``!`cmd```) runs as the command loads. ``tool_use_id`` names no tool
+    call of the transcript; ``invoked_by`` says who loaded the command:
+    ``"user"`` (typed, or sent by a host), ``"claude"`` (the Skill tool),
+    ``"other"``."""
+
+    hook_event_name: ReadOnly[Literal["PreSkillShellCommand"]]
+    tool_name: str
+    tool_input: PreSkillShellCommandHookInputToolInput
+    tool_use_id: str
+    command_name: str
+    command_source: NotRequired[str]
+    invoked_by: Literal["user", "claude", "other"]
+
+
 HookInput = (
     PreToolUseHookInput
     | PostToolUseHookInput
@@ -578,6 +608,7 @@ HookInput = (
     | FileChangedHookInput
     | DirectoryAddedHookInput
     | MessageDisplayHookInput
+    | PreSkillShellCommandHookInput
 )
 """The ``input`` of a ``hook_callback`` request, discriminated by ``hook_event_name``."""
 
@@ -782,6 +813,19 @@ class MessageDisplayHookSpecificOutput(TypedDict):
     displayContent: NotRequired[str]
 
 
+class PreSkillShellCommandHookSpecificOutput(TypedDict):
+    """PreSkillShellCommand answer: ``permissionDecision`` ``"deny"`` (or
+    ``"ask"``, ``"defer"``) keeps the command from running, and the command
+    loads without its output (a warning ``SystemMessage`` names the
+    command and the reason); ``"allow"`` adds nothing. ``updatedInput`` is
+    never applied: any value keeps the command from running."""
+
+    hookEventName: Literal["PreSkillShellCommand"]
+    permissionDecision: NotRequired[Literal["allow", "deny", "ask", "defer"]]
+    permissionDecisionReason: NotRequired[str]
+    updatedInput: NotRequired[dict[str, Any]]
+
+
 HookSpecificOutput = (
     PreToolUseHookSpecificOutput
     | PostToolUseHookSpecificOutput
@@ -805,6 +849,7 @@ HookSpecificOutput = (
     | CwdChangedHookSpecificOutput
     | FileChangedHookSpecificOutput
     | MessageDisplayHookSpecificOutput
+    | PreSkillShellCommandHookSpecificOutput
 )
 """``SyncHookJSONOutput["hookSpecificOutput"]``; ``hookEventName`` must name the event."""
 
@@ -934,9 +979,11 @@ def hook_output_to_wire(output: Any) -> dict[str, Any]:
     return {_WIRE_RENAMES.get(key, key): value for key, value in output.items()}
 
 
-DECIDING_HOOK_EVENTS: frozenset[str] = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
+DECIDING_HOOK_EVENTS: frozenset[str] = frozenset(
+    {"PreToolUse", "PermissionRequest", "UserPromptSubmit", "PreSkillShellCommand"}
+)
 """The events whose answer decides whether something happens: a tool runs,
-a prompt starts a turn. A callback of these that we could not let finish
+a prompt starts a turn, a skill's shell command runs. A callback of these that we could not let finish
 refuses (``refusal_output``) instead of leaving the call to the binary."""
 
 
@@ -944,7 +991,7 @@ def refusal_output(event: str, reason: str) -> dict[str, Any] | None:
     """The answer that refuses what a hook of ``event`` decides: the tool is
     denied, the prompt blocked, with ``reason`` shown; ``None`` for the
     other events, where no answer is the safe one."""
-    if event == "PreToolUse":
+    if event in ("PreToolUse", "PreSkillShellCommand"):
         decision = {"hookEventName": event, "permissionDecision": "deny", "permissionDecisionReason": reason}
         return {"hookSpecificOutput": decision}
     if event == "PermissionRequest":

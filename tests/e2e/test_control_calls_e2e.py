@@ -15,11 +15,13 @@ import pytest
 from _e2e import Options, tool_results
 
 from claude_wrap import (
+    BUILTIN_TOOL_NAMES,
     ClaudeSDKClient,
     ControlRejectedError,
     HookMatcher,
     InterruptResult,
     ResultMessage,
+    SystemMessage,
     binary_info,
     create_sdk_mcp_server,
     sync,
@@ -221,3 +223,15 @@ def test_the_sync_client_reaches_the_same_calls(make_options: Options, workdir: 
         assert client.interrupt(cancel_queued=True).cancelled == []
         assert "default" in client.reload_output_styles()
         assert client.request("get_binary_version")["version"] == binary_info().version
+
+
+async def test_builtin_tool_names_cover_the_tools_a_run_offers(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    scripted_model.add(Reply.text("ok"))
+    async with ClaudeSDKClient(make_options()) as client:
+        messages = await turn(client, "hi")
+    init = next(m for m in messages if isinstance(m, SystemMessage) and m.subtype == "init")
+    offered = set(scripted_model.main_requests[0].tool_names) - {"DeferredToolPlaceholder"}
+    assert offered and offered <= set(BUILTIN_TOOL_NAMES)
+    assert set(init.data["tools"]) - {"Task"} <= set(BUILTIN_TOOL_NAMES)  # Task: Agent's older name

@@ -31,7 +31,8 @@ from claude_wrap._wire.permissions import (
     permission_result_to_wire,
 )
 
-# The 33 rows of the hook-event table (surface reference §3).
+# The 33 rows of the hook-event table (surface reference §3), and the event
+# binary 2.1.332 and the TypeScript SDK 0.3.333 added (HOOK_EVENTS there).
 REFERENCE_EVENTS = [
     "PreToolUse", "PostToolUse", "PostToolUseFailure", "PostToolBatch", "Notification",
     "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd", "Stop",
@@ -39,7 +40,7 @@ REFERENCE_EVENTS = [
     "PreModelSwitch", "PostModelSwitch", "PermissionRequest", "PermissionDenied", "Setup",
     "TeammateIdle", "TaskCreated", "TaskCompleted", "Elicitation", "ElicitationResult",
     "ConfigChange", "WorktreeCreate", "WorktreeRemove", "InstructionsLoaded", "CwdChanged",
-    "FileChanged", "DirectoryAdded", "MessageDisplay",
+    "FileChanged", "DirectoryAdded", "MessageDisplay", "PreSkillShellCommand",
 ]  # fmt: skip
 
 BASH_SUGGESTIONS: list[dict[str, Any]] = [
@@ -86,15 +87,15 @@ ASK_REQUEST: dict[str, Any] = {
 # ----------------------------------------------------------------------------- events
 
 
-def test_hook_events_are_the_33_of_the_reference() -> None:
-    assert len(HOOK_EVENTS) == 33
-    assert len(set(HOOK_EVENTS)) == 33
+def test_hook_events_are_the_34_of_the_reference() -> None:
+    assert len(HOOK_EVENTS) == 34
+    assert len(set(HOOK_EVENTS)) == 34
     assert list(HOOK_EVENTS) == REFERENCE_EVENTS
 
 
 def test_every_event_has_an_input_type_in_the_union() -> None:
     union_members = typing.get_args(HookInput)
-    assert len(union_members) == 33
+    assert len(union_members) == 34
     for event, member in zip(HOOK_EVENTS, union_members):
         assert member is getattr(hook_types, f"{event}HookInput")
         hints = typing.get_type_hints(member)
@@ -110,7 +111,7 @@ def test_every_event_has_an_input_type_in_the_union() -> None:
 
 def test_hook_specific_outputs_name_their_event() -> None:
     members = typing.get_args(hook_types.HookSpecificOutput)
-    assert len(members) == 22
+    assert len(members) == 23
     for member in members:
         (literal,) = typing.get_args(typing.get_type_hints(member)["hookEventName"])
         assert member.__name__ == f"{literal}HookSpecificOutput"
