@@ -49,6 +49,15 @@ def config_of(options: Any) -> Path:
     return Path(options.env["CLAUDE_CONFIG_DIR"])
 
 
+async def recorded_session(make_options: Options, *prompts: str) -> tuple[str, Path, Path]:
+    """A session the binary ran and wrote: its id, config dir and transcript."""
+    options = make_options()
+    config = config_of(options)
+    async with ClaudeSDKClient(options) as client:
+        sid = await session_with(client, *prompts)
+    return sid, config, next(config.glob(f"projects/*/{sid}.jsonl"))
+
+
 def archived_by_id(workdir: Path, config: Path, **kwargs: Any) -> dict[str, bool | None]:
     return {i.session_id: i.archived for i in list_sessions(workdir, config_dir=config, **kwargs)}
 
@@ -57,11 +66,7 @@ async def test_an_archived_session_stays_listed_until_unarchived_or_prompted_aga
     scripted_model: ScriptedModel, make_options: Options, workdir: Path
 ) -> None:
     scripted_model.add(Reply.text("first").sticky())
-    options = make_options()
-    config = config_of(options)
-    async with ClaudeSDKClient(options) as client:
-        sid = await session_with(client, "hello")
-    transcript = next(config.glob(f"projects/*/{sid}.jsonl"))
+    sid, config, transcript = await recorded_session(make_options, "hello")
     before = transcript.read_bytes()
     assert archived_by_id(workdir, config) == {sid: None}  # never archived
 
@@ -97,12 +102,8 @@ async def test_include_programmatic_false_leaves_out_what_an_sdk_ran(
     scripted_model: ScriptedModel, make_options: Options, workdir: Path
 ) -> None:
     scripted_model.add(Reply.text("ok").sticky())
-    options = make_options()
-    config = config_of(options)
-    async with ClaudeSDKClient(options) as client:
-        ours = await session_with(client, "from the sdk")
+    ours, config, transcript = await recorded_session(make_options, "from the sdk")
     # The same conversation as the terminal would have written it.
-    transcript = next(config.glob(f"projects/*/{ours}.jsonl"))
     typed = str(uuid.uuid4())
     text = transcript.read_text().replace(ours, typed).replace('"entrypoint":"sdk-py"', '"entrypoint":"cli"')
     (transcript.parent / f"{typed}.jsonl").write_text(text)
@@ -116,10 +117,7 @@ async def test_system_messages_of_a_conversation_on_request(
     scripted_model: ScriptedModel, make_options: Options, workdir: Path
 ) -> None:
     scripted_model.add(Reply.text("answer"))
-    options = make_options()
-    config = config_of(options)
-    async with ClaudeSDKClient(options) as client:
-        sid = await session_with(client, "question", "/compact")
+    sid, config, _ = await recorded_session(make_options, "question", "/compact")
 
     plain = get_session_messages(sid, workdir, config_dir=config)
     assert plain and {m.type for m in plain} <= {"user", "assistant"}
