@@ -31,6 +31,17 @@ class AgentDefinition:
     background: bool | None = None
     effort: str | int | None = None
     permissionMode: str | None = None  # noqa: N815 - wire name
+    # Beyond the official fields (the TypeScript SDK's), wire names too:
+    autoCompactWindow: int | None = None  # noqa: N815 - wire name
+    """The context size (tokens) at which the subagent's conversation is compacted."""
+    omitClaudeMd: bool | None = None  # noqa: N815 - wire name
+    """``True``: the subagent does not get the CLAUDE.md files the main agent reads."""
+    criticalSystemReminder_EXPERIMENTAL: str | None = None  # noqa: N815 - wire name
+    """A reminder the binary adds to the subagent's context on every turn (experimental)."""
+    observer: str | None = None
+    """The name of an agent that watches this one's work (the binary's observer agents)."""
+    observerMessage: str | None = None  # noqa: N815 - wire name
+    """What the observer is told when it starts."""
 
 
 def agents_to_wire(agents: dict[str, AgentDefinition]) -> dict[str, dict[str, Any]]:

@@ -380,3 +380,34 @@ async def test_explain_shows_the_initialize_a_run_sends(
     initialize = next(f["request"] for f in sent if f.get("type") == "control_request")
     assert initialize["subtype"] == "initialize" and initialize["hooks"] is not None
     assert initialize == options.explain().initialize
+
+
+async def test_a_subagent_can_go_without_claude_md(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    (workdir / "CLAUDE.md").write_text("Project rule: MARKER-FROM-CLAUDE-MD.\n")
+
+    def to(agent: str) -> Any:
+        return lambda request: f"Task for {agent}" in request.last_user_text
+
+    def main_turn(n: int) -> Any:  # the main agent's n-th request: the context and the prompt, then 2 more each
+        return lambda r: not to("plain")(r) and not to("lean")(r) and len(r.messages) == 2 * n
+
+    for n, agent in enumerate(("plain", "lean"), start=1):
+        call = {"subagent_type": agent, "description": agent, "prompt": f"Task for {agent}", "run_in_background": False}
+        scripted_model.add(
+            Reply.tool_use("Task", call).match_if(main_turn(n)), Reply.text(f"{agent} done").match_if(to(agent))
+        )
+    scripted_model.add(Reply.text("all done").match_if(main_turn(3)))
+    agents = {
+        "plain": AgentDefinition(description="Plain helper", prompt="You help."),
+        "lean": AgentDefinition(description="Lean helper", prompt="You help.", omitClaudeMd=True),
+    }
+    await run("delegate twice", make_options(allowed_tools=["Task"], agents=agents, setting_sources=["project"]))
+
+    def request_of(agent: str) -> str:
+        return json.dumps(next(r for r in scripted_model.main_requests if to(agent)(r)).body)
+
+    assert "MARKER-FROM-CLAUDE-MD" in json.dumps(scripted_model.main_requests[0].body)  # the main agent reads it
+    assert "MARKER-FROM-CLAUDE-MD" in request_of("plain")
+    assert "MARKER-FROM-CLAUDE-MD" not in request_of("lean")
