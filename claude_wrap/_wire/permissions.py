@@ -157,8 +157,16 @@ def _rule_to_wire(rule: PermissionRuleValue) -> dict[str, Any]:
 class ToolPermissionContext:
     """What the binary says about a tool call it wants approved.
 
-    Field order matches the official package.
+    Field order matches the official package. What the binary sends beyond
+    the official fields is read through properties (`mcp_server`,
+    `default_to_no`, `matched_ask_rule`, `suppress_always_allow_rule`,
+    `decision_reason_type`, and `raw`: the whole request), kept in a slot
+    outside ``vars()``, ``asdict()`` and ``repr()``.
     """
+
+    # The dataclass keeps its fields in __dict__; the extra slot holds the
+    # binary's request as it came.
+    __slots__ = ("__dict__", "__weakref__", "_raw")
 
     signal: Any | None = None
     """Always ``None``: when the binary withdraws the request (e.g. after an
@@ -203,7 +211,7 @@ class ToolPermissionContext:
             if isinstance(raw_suggestions, list)
             else []
         )
-        return cls(
+        context = cls(
             signal=None,
             suggestions=suggestions,
             tool_use_id=_opt_str(request, "tool_use_id"),
@@ -214,6 +222,45 @@ class ToolPermissionContext:
             display_name=_opt_str(request, "display_name"),
             description=_opt_str(request, "description"),
         )
+        setattr(context, "_raw", dict(request))  # a slot, not a field
+        return context
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The binary's ``can_use_tool`` request as it came (``{}`` for a
+        context built by hand); not an official field."""
+        value: dict[str, Any] = getattr(self, "_raw", None) or {}
+        return value
+
+    @property
+    def mcp_server(self) -> dict[str, str] | None:
+        """For an MCP tool: ``{"name": ..., "source": ...}`` of its server."""
+        value = self.raw.get("mcp_server")
+        return dict(value) if isinstance(value, Mapping) else None
+
+    @property
+    def default_to_no(self) -> bool | None:
+        """The binary's advice that a prompt should default to "no"."""
+        value = self.raw.get("default_to_no")
+        return value if isinstance(value, bool) else None
+
+    @property
+    def suppress_always_allow_rule(self) -> bool | None:
+        """The binary's advice not to offer "always allow" for this call."""
+        value = self.raw.get("suppress_always_allow_rule")
+        return value if isinstance(value, bool) else None
+
+    @property
+    def matched_ask_rule(self) -> dict[str, Any] | None:
+        """The ``ask`` permission rule that made the binary ask, if one did:
+        ``{"source", "tool_name", "rule_content"?}``."""
+        value = self.raw.get("matched_ask_rule")
+        return dict(value) if isinstance(value, Mapping) else None
+
+    @property
+    def decision_reason_type(self) -> str | None:
+        """What kind of thing made the binary ask (``"hook"``, ``"rule"`` ...)."""
+        return _opt_str(self.raw, "decision_reason_type")
 
 
 def _opt_str(request: Mapping[str, Any], key: str) -> str | None:

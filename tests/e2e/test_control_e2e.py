@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -552,3 +554,34 @@ async def test_elicitation_is_answered_by_the_callback_or_dismissed(
     # was closed once the prompt was written, so the question is dismissed
     # (as with the official package), not an error.
     assert '"action": "cancel"' in outcomes[1]
+
+
+async def test_can_use_tool_sees_what_the_binary_sends_beyond_the_official_fields(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    seen: list[tuple[str, ToolPermissionContext]] = []
+
+    async def allow(tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext) -> Any:
+        seen.append((tool_name, context))
+        return PermissionResultAllow()
+
+    ext = {
+        "type": "stdio",
+        "command": sys.executable,
+        "args": ["-m", "claude_wrap.testing.mcp_stdio_server", "--name", "ext"],
+    }
+    scripted_model.add(Reply.tool_use("mcp__ext__echo", {"text": "x"}), bash("echo hi"), Reply.text("done"))
+    options = make_options(
+        mcp_servers={"ext": ext},
+        can_use_tool=allow,
+        settings=json.dumps({"permissions": {"ask": ["Bash(echo:*)"]}}),
+    )
+    await run("go", options)
+
+    (mcp_name, mcp_context), (bash_name, bash_context) = seen
+    assert (mcp_name, bash_name) == ("mcp__ext__echo", "Bash")
+    assert mcp_context.mcp_server is not None and mcp_context.mcp_server["name"] == "ext"
+    assert bash_context.mcp_server is None
+    assert bash_context.decision_reason_type == "rule"  # the ask rule made it ask
+    assert bash_context.raw["tool_use_id"] == bash_context.tool_use_id
+    assert "raw=" not in repr(bash_context) and "mcp_server" not in dataclasses.asdict(mcp_context)
