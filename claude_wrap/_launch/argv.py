@@ -252,7 +252,8 @@ def _plugin_flags(b: _Builder, options: ClaudeAgentOptions, *, check_paths: bool
                 OptionsWarning,
                 stacklevel=2,
             )
-        b.flag("--plugin-dir", path)
+        # The binary's own flag for a plugin whose MCP servers are left out.
+        b.flag("--plugin-dir-no-mcp" if plugin.get("skipMcpDiscovery") else "--plugin-dir", path)
 
 
 def _additions(b: _Builder, options: ClaudeAgentOptions) -> None:

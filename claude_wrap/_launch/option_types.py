@@ -66,10 +66,14 @@ class TaskBudget(TypedDict):
 
 
 class SdkPluginConfig(TypedDict):
-    """A plugin loaded from a local directory or .zip (``--plugin-dir``)."""
+    """A plugin loaded from a local directory or .zip (``--plugin-dir``).
+
+    ``skipMcpDiscovery=True`` (not an official key; the TypeScript SDK's)
+    loads it without the MCP servers it declares."""
 
     type: Literal["local"]
     path: str
+    skipMcpDiscovery: NotRequired[bool]
 
 
 class SandboxNetworkConfig(TypedDict, total=False):

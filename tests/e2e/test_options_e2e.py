@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -411,3 +412,25 @@ async def test_a_subagent_can_go_without_claude_md(
     assert "MARKER-FROM-CLAUDE-MD" in json.dumps(scripted_model.main_requests[0].body)  # the main agent reads it
     assert "MARKER-FROM-CLAUDE-MD" in request_of("plain")
     assert "MARKER-FROM-CLAUDE-MD" not in request_of("lean")
+
+
+async def test_a_plugin_can_be_loaded_without_its_mcp_servers(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    plugin = workdir / "myplug"
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "myplug", "version": "1.0.0"}))
+    server = {"command": sys.executable, "args": ["-m", "claude_wrap.testing.mcp_stdio_server", "--name", "pext"]}
+    (plugin / ".mcp.json").write_text(json.dumps({"mcpServers": {"pext": server}}))
+    scripted_model.add(Reply.text("ok").sticky())
+
+    async def loaded(plugin_config: dict[str, Any]) -> tuple[list[str], list[str]]:
+        """The plugins and MCP servers the run's init message lists."""
+        messages = await run("hi", make_options(plugins=[plugin_config]))
+        init = next(view for m in messages if (view := InitSystemMessage.of(m)) is not None)
+        return [p["name"] for p in init.plugins], [s["name"] for s in init.mcp_servers]
+
+    plugins, servers = await loaded({"type": "local", "path": str(plugin)})
+    assert "myplug" in plugins and servers == ["plugin:myplug:pext"]
+    plugins, servers = await loaded({"type": "local", "path": str(plugin), "skipMcpDiscovery": True})
+    assert "myplug" in plugins and servers == []  # loaded, without its server
