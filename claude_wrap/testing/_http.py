@@ -205,6 +205,15 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         events = sse_events(reply, message_id=plan.message_id, model=plan.model)
+        if reply.event_delay == 0 and reply.chunk_size is None and reply.stall_after_events is None:
+            # One write for the whole response, so the binary reads it at
+            # once: sent event by event, a busy machine could stall this
+            # thread between two events, and what the binary writes (a
+            # reply's stop_reason, when it counts the cost) would depend on
+            # where. Replies that ask for pacing keep it.
+            body = b"".join(encode_sse(name, data) for name, data in events)
+            self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+            return
         for number, (name, data) in enumerate(events):
             if reply.stall_after_events is not None and number >= reply.stall_after_events:
                 self._hang()
