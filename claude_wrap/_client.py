@@ -352,6 +352,12 @@ class ClaudeSDKClient:
             self._end_error = self._end_error or exc
             raise self._dead_error(self._snapshot(connection)) from exc
 
+    async def _reply(self, subtype: str, fields: dict[str, Any] | None = None) -> dict[str, Any]:
+        """`_request`'s answer as a dict: ``{}`` where the binary sends none
+        (or something else)."""
+        reply = await self._request(subtype, fields)
+        return reply if isinstance(reply, dict) else {}
+
     def _may_respawn(self) -> bool:
         """Whether ``query()`` should reconnect on its own first (``auto_reconnect``)."""
         if self._closed or self._transport is not None or self._auto_used >= self.options.auto_reconnect:
@@ -466,8 +472,7 @@ class ClaudeSDKClient:
         ``cancel_queued=True`` withdraws those too, in the same request: they
         are listed in the result's ``cancelled`` instead.
         """
-        reply = await self._request("interrupt", {"cancel_queued": True} if cancel_queued else None)
-        reply = reply if isinstance(reply, dict) else {}
+        reply = await self._reply("interrupt", {"cancel_queued": True} if cancel_queued else None)
         return InterruptResult(
             [str(u) for u in reply.get("still_queued") or []], [str(u) for u in reply.get("cancelled") or []]
         )
@@ -475,15 +480,14 @@ class ClaudeSDKClient:
     async def cancel_async_message(self, message_uuid: str) -> bool:
         """Withdraw a queued user message (sent with a ``uuid``) before it
         runs; False when it is no longer in the queue."""
-        reply = await self._request("cancel_async_message", {"message_uuid": message_uuid})
-        return bool(isinstance(reply, dict) and reply.get("cancelled"))
+        reply = await self._reply("cancel_async_message", {"message_uuid": message_uuid})
+        return bool(reply.get("cancelled"))
 
     async def set_permission_mode(self, mode: PermissionMode) -> PermissionMode | None:
         """Change the permission mode for the rest of the session. Returns
         the mode now in effect, which may differ from ``mode`` (``None``
         where the binary does not say)."""
-        reply = await self._request("set_permission_mode", {"mode": mode})
-        effective = reply.get("mode") if isinstance(reply, dict) else None
+        effective = (await self._reply("set_permission_mode", {"mode": mode})).get("mode")
         return cast("PermissionMode", effective) if isinstance(effective, str) else None
 
     async def set_model(self, model: str | None = None) -> None:
@@ -624,7 +628,7 @@ class ClaudeSDKClient:
             fields["add_plugins"] = [dict(p) for p in add_plugins]
         if refuse_if_busy:
             fields["refuse_if_busy"] = True
-        return cast(ReloadPluginsResponse, await self._request("reload_plugins", fields or None) or {})
+        return cast(ReloadPluginsResponse, await self._reply("reload_plugins", fields or None))
 
     # -- what the session offers ------------------------------------------------
 
@@ -643,10 +647,10 @@ class ClaudeSDKClient:
         of `initialization_result` return too. Hooks are registered anew; a
         hook the binary was still waiting on is settled by the binary."""
         connection = self._usable()
-        reply = await self._request("initialize", dict(connection.initialize_fields))
-        if isinstance(reply, dict):
+        reply = await self._reply("initialize", dict(connection.initialize_fields))
+        if reply:
             connection.server_info = reply
-        return cast(SDKControlInitializeResponse, reply if isinstance(reply, dict) else {})
+        return cast(SDKControlInitializeResponse, reply)
 
     async def supported_commands(self) -> list[SlashCommand]:
         """The slash commands and skills the session offers."""
@@ -662,12 +666,12 @@ class ClaudeSDKClient:
 
     async def reload_skills(self) -> list[SlashCommand]:
         """Read the skill folders again; returns the skills now offered."""
-        reply = await self._request("reload_skills") or {}
+        reply = await self._reply("reload_skills")
         return cast("list[SlashCommand]", list(reply.get("skills") or []))
 
     async def reload_output_styles(self) -> list[str]:
         """Read the output-style folders again; returns the style names now offered."""
-        reply = await self._request("reload_output_styles") or {}
+        reply = await self._reply("reload_output_styles")
         return [str(name) for name in reply.get("available_output_styles") or []]
 
     async def update_settings(self, source: Literal["localSettings", "userSettings"], settings: dict[str, Any]) -> None:
@@ -693,7 +697,7 @@ class ClaudeSDKClient:
             fields["max_bytes"] = max_bytes
         if encoding is not None:
             fields["encoding"] = encoding
-        return cast(ReadFileResponse, await self._request("read_file", fields) or {})
+        return cast(ReadFileResponse, await self._reply("read_file", fields))
 
     async def seed_read_state(self, path: str, mtime: float) -> None:
         """Tell the binary the file ``path`` was read when it had ``mtime``
@@ -705,13 +709,13 @@ class ClaudeSDKClient:
         """Send running foreground work (Bash commands, subagents) to the
         background, as Ctrl+B does: all of it, or only the task the tool call
         ``tool_use_id`` started. False when that id matched no task."""
-        reply = await self._request("background_tasks", {"tool_use_id": tool_use_id} if tool_use_id else None)
-        return bool(reply.get("backgrounded", True)) if isinstance(reply, dict) else True
+        reply = await self._reply("background_tasks", {"tool_use_id": tool_use_id} if tool_use_id else None)
+        return bool(reply.get("backgrounded", True))
 
     async def get_task_output(self, task_id: str) -> TaskOutputResponse:
         """The end (at most 8 KiB) of a background shell or Monitor task's
         output, while it runs or after it ended."""
-        return cast(TaskOutputResponse, await self._request("get_task_output", {"task_id": task_id}) or {})
+        return cast(TaskOutputResponse, await self._reply("get_task_output", {"task_id": task_id}))
 
     # -- MCP servers ----------------------------------------------------------
 
@@ -721,8 +725,8 @@ class ClaudeSDKClient:
         leaves out are removed. In-process servers (``create_sdk_mcp_server``)
         work too. Servers from ``options.mcp_servers`` or settings files stay
         unless named. Returns what changed and each server's start error."""
-        from claude_wrap._mcp.server import McpRouter, mcp_refusal
-        from claude_wrap._wire.serving import ControlHandler
+        from claude_wrap._launch.control_plane import mcp_handler
+        from claude_wrap._mcp.server import McpRouter
 
         connection = self._usable()
         wire: dict[str, Any] = {}
@@ -733,15 +737,15 @@ class ClaudeSDKClient:
                 wire[name] = {"type": "sdk", "name": name}
             else:
                 wire[name] = dict(config)
-        handler = connection.responder.handlers.get("mcp_message")
+        handlers = connection.responder.handlers
+        if local and "mcp_message" not in handlers:  # no in-process server at launch
+            handlers["mcp_message"] = mcp_handler({}, timeout=self.options.callback_timeout)
+        handler = handlers.get("mcp_message")
         router = handler.answer if handler is not None and isinstance(handler.answer, McpRouter) else None
-        if local:
-            if router is None:
-                router = McpRouter({}, timeout=self.options.callback_timeout)
-                connection.responder.handlers["mcp_message"] = ControlHandler(router, mcp_refusal)
+        if router is not None:
             for name, instance in local.items():
                 router.serve(name, instance)  # before the request: the binary connects to it at once
-        reply = await self._request("mcp_set_servers", {"servers": wire}) or {}
+        reply = await self._reply("mcp_set_servers", {"servers": wire})
         result = McpSetServersResult(
             added=[str(n) for n in reply.get("added") or []],
             removed=[str(n) for n in reply.get("removed") or []],
@@ -759,7 +763,7 @@ class ClaudeSDKClient:
         server: read those directly). The reply is the server's content,
         untrusted: render it sandboxed."""
         fields = {"serverName": server_name, "uri": uri}
-        return cast(McpReadResourceResponse, await self._request("mcp_read_resource", fields) or {})
+        return cast(McpReadResourceResponse, await self._reply("mcp_read_resource", fields))
 
     async def set_mcp_permission_mode_override(
         self, server_name: str, mode: Literal["default", "auto"] | None
@@ -770,8 +774,7 @@ class ClaudeSDKClient:
         applies only when the session's mode would allow the call anyway.
         Returns the binary's warning, if any (no server of that name yet)."""
         fields = {"serverName": server_name, "mode": mode}
-        reply = await self._request("set_mcp_permission_mode_override", fields)
-        warning = reply.get("warning") if isinstance(reply, dict) else None
+        warning = (await self._reply("set_mcp_permission_mode_override", fields)).get("warning")
         return str(warning) if warning else None
 
     # -- read-only queries ----------------------------------------------------
@@ -779,12 +782,12 @@ class ClaudeSDKClient:
     async def get_hooks_listing(self) -> dict[str, Any]:
         """The hooks the session runs, as the binary's ``/hooks`` menu lists
         them (settings files, this session, plugins), grouped by event."""
-        return cast("dict[str, Any]", await self._request("get_hooks_listing") or {})
+        return await self._reply("get_hooks_listing")
 
     async def list_permission_rules(self) -> dict[str, Any]:
         """The session's permission rules and working directories, each with
         its source, as the binary's ``/permissions`` lists them."""
-        return cast("dict[str, Any]", await self._request("list_permission_rules") or {})
+        return await self._reply("list_permission_rules")
 
     async def request(self, subtype: str, **fields: Any) -> dict[str, Any]:
         """Send the control request ``subtype`` with ``fields`` and return
@@ -792,8 +795,7 @@ class ClaudeSDKClient:
         client has no method for (``get_session_cost``, ``get_status``,
         ``get_plan``, ``get_binary_version``, ``file_suggestions`` ...). A
         refusal raises `ControlRejectedError`."""
-        reply = await self._request(subtype, fields or None)
-        return reply if isinstance(reply, dict) else {}
+        return await self._reply(subtype, fields or None)
 
 
 class _Stream(GeneratorView):

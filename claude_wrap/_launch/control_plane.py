@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     # Types only: the permission types load when a run answers prompts.
     from claude_wrap._wire.permissions import ToolPermissionContext
 
-__all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered", "control_plane"]
+__all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered", "control_plane", "mcp_handler"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -302,6 +302,15 @@ def check_hooks_registered(options: ClaudeAgentOptions, response: dict[str, Any]
         )
 
 
+def mcp_handler(instances: dict[str, Any], *, timeout: float | None) -> ControlHandler:
+    """The ``mcp_message`` handler serving the in-process servers
+    ``instances`` (its answer, an ``McpRouter``, takes more while the
+    session runs: ``ClaudeSDKClient.set_mcp_servers``)."""
+    from claude_wrap._mcp.server import mcp_message_handler, mcp_refusal
+
+    return ControlHandler(mcp_message_handler(instances, timeout=timeout), mcp_refusal)
+
+
 def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
     """Build the handlers and ``initialize`` fields for ``options``."""
     plane = ControlPlane()
@@ -350,12 +359,8 @@ def control_plane(options: ClaudeAgentOptions) -> ControlPlane:
         else {}
     )
     if sdk_servers:
-        from claude_wrap._mcp.server import mcp_message_handler, mcp_refusal
-
         # One handler per session: JSON-RPC ids and in-flight calls are per connection.
-        plane.handlers["mcp_message"] = ControlHandler(
-            mcp_message_handler(sdk_servers, timeout=options.callback_timeout), mcp_refusal
-        )
+        plane.handlers["mcp_message"] = mcp_handler(sdk_servers, timeout=options.callback_timeout)
     # Without a callback the subtype stays unhandled: the binary gets the
     # official package's "Unsupported control request subtype" error.
     if options.on_elicitation is not None:
