@@ -30,7 +30,7 @@ test: binary official
 	$(PY) -m mypy
 	# One worker per core; each test file stays in one worker, so a file's
 	# module fixtures (the Ray cluster, servers) start once.
-	$(PY) -m pytest -n auto --dist loadfile
+	$(PY) -m pytest -n auto --dist loadfile --durations=30
 
 # The fast lane, for people who change the code: lint, types, generated
 # files and every test that starts no binary, server or cluster (no binary

@@ -26,8 +26,8 @@ End of input without ``release`` means the host is gone (every copy of the
 pipe's write end closes with the process that held it, however it ended),
 and so does a change of the guard's parent, which covers a host that died
 while a ``fork()``-ed copy of it still holds the pipe. The guard then does
-what the host's close would have done: SIGTERM to the binary's process group
-(the binary then stops its tools' commands, as on a terminal's SIGTERM),
+what the host's close would have done: SIGKILL to what left the binary's
+process group (``stop_detached``), SIGTERM to the group,
 SIGKILL to the group after ``grace`` seconds at most, and SIGKILL to every
 process that was running below the binary (it is a child subreaper, see
 ``_process.adopt``, so that is everything its run started, whatever session
@@ -49,7 +49,7 @@ import signal
 import sys
 import time
 
-__all__ = ["RUN_TAG", "descendants", "kill_listed", "kill_tagged", "tagged"]
+__all__ = ["RUN_TAG", "Below", "descendants", "kill_listed", "kill_tagged", "stop_detached", "tagged"]
 
 # Every process the binary starts inherits this variable from it. The Bash
 # tool runs each command in a session of its own, out of reach of a signal to
@@ -139,6 +139,65 @@ def descendants(pid: int) -> list[tuple[int, int]]:
     return list(found)
 
 
+def _group(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except OSError:
+        return None
+
+
+def stop_detached(pid: int, *, freeze_group: bool = False) -> list[tuple[int, int]]:
+    """SIGKILL, now, every process below ``pid`` (a group leader) that left
+    its group (a tool's command in a session of its own, what it left
+    behind); return every process found below ``pid``, the rest too, for a
+    later ``kill_listed``.
+
+    For a run about to be stopped: what left the group is out of reach of a
+    signal to the group, and once the binary exits it goes to init, where
+    nothing finds it (not the tag sweep either, if it cleared its
+    environment). A single look is not enough: a shell may be forking as it
+    is looked at. So the walk goes on until it finds nothing it has not
+    signalled yet; a process with SIGKILL pending forks nothing more.
+    Neither may the binary exit meanwhile, or what it adopted goes to init
+    before the next look: where the group is to be killed anyway,
+    ``freeze_group`` first stops it with SIGSTOP.
+    """
+    if freeze_group:
+        _signal_group(pid, signal.SIGSTOP)
+    found: dict[tuple[int, int], None] = {}
+    signalled: set[tuple[int, int]] = set()
+    for _ in range(50):  # bounded: a fork bomb must not hold the close up
+        fresh = False
+        for process in descendants(pid):
+            found[process] = None
+            if process in signalled or _group(process[0]) == pid:
+                continue
+            signalled.add(process)
+            fresh = True
+            kill_listed([process])
+        if not fresh:
+            break
+    return list(found)
+
+
+class Below:
+    """What was seen below a running binary, gathered over its life: each
+    look adds to what earlier looks found (a look after the binary exited
+    finds nothing, and must not forget what was there)."""
+
+    __slots__ = ("_found",)
+
+    def __init__(self) -> None:
+        self._found: dict[tuple[int, int], None] = {}
+
+    def add(self, processes: list[tuple[int, int]]) -> None:
+        self._found.update(dict.fromkeys(processes))
+
+    def kill(self) -> int:
+        """SIGKILL what was seen and still runs; returns how many."""
+        return kill_listed(list(self._found))
+
+
 def kill_listed(processes: list[tuple[int, int]]) -> int:
     """SIGKILL each listed process that is still the one listed (the same
     pid and start time). Returns how many were signalled."""
@@ -199,19 +258,20 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
 
 
 def stop_run(pid: int | None, tag: bytes, grace: float) -> None:
-    """What the host's close would have done, without the host: note what
-    runs below the binary, SIGTERM to the binary's group, SIGKILL once it is
-    past ``grace``, then SIGKILL to what was below it and to every process
-    that carries the tag."""
-    below: list[tuple[int, int]] = []
+    """What the host's close would have done, without the host: SIGKILL what
+    left the binary's group, SIGTERM to the group, SIGKILL once it is past
+    ``grace``, then SIGKILL to what was seen below it meanwhile and to every
+    process that carries the tag."""
+    below = Below()
     if pid is not None and _is_running(pid, tag):
-        below = descendants(pid)
+        below.add(stop_detached(pid))
         _signal_group(pid, signal.SIGTERM)
         deadline = time.monotonic() + grace
         while time.monotonic() < deadline and _is_running(pid, tag):
             time.sleep(_GROUP_POLL)
+            below.add(descendants(pid))  # what its shutdown started
         _signal_group(pid, signal.SIGKILL)
-    kill_listed(below)
+    below.kill()
     kill_tagged(tag)
 
 

@@ -41,7 +41,7 @@ import anyio.abc
 
 from claude_wrap._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
 from claude_wrap._process import adopt as _adopt, guard as _guard_script
-from claude_wrap._process.guard import RUN_TAG, descendants, kill_listed, kill_tagged
+from claude_wrap._process.guard import RUN_TAG, Below, descendants, kill_listed, kill_tagged, stop_detached
 
 __all__ = ["LineTransport", "SubprocessTransport"]
 
@@ -53,6 +53,7 @@ _STDERR_LINE_MAX = 4096
 # After SIGKILL, how long to wait for the exit to be reaped: normally a few
 # milliseconds; more only for a process stuck in the kernel.
 _REAP_LIMIT = 5.0
+_NOTE_EVERY = 0.05  # seconds between looks below a binary that is shutting down
 _GUARD_EXIT_LIMIT = 2.0  # the guard exits as soon as it reads "release" (or has swept)
 # After the binary's exit, how long its stdout may stay silent before the
 # read ends as at EOF (a process it started may hold the pipe open).
@@ -140,7 +141,7 @@ def _abandon(owner: int, pid: int, tag: bytes, guard: _Guard | None) -> None:
     run as it exits."""
     if os.getpid() != owner:
         return
-    below = descendants(pid)
+    below = stop_detached(pid, freeze_group=True)
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, OSError):
@@ -306,7 +307,7 @@ class SubprocessTransport(LineTransport):
         self._tag = f"{RUN_TAG}={self._token}".encode()
         self._guard: _Guard | None = None
         self._eof_sent = False
-        self._below: list[tuple[int, int]] = []
+        self._below = Below()
         """What ran below the binary when last looked at (before its input
         closed, before a signal): swept at close, since once the binary is
         gone, what it adopted is adopted by init."""
@@ -412,11 +413,29 @@ class SubprocessTransport(LineTransport):
                 except (anyio.BrokenResourceError, OSError):
                     pass
 
-    def _note_below(self) -> None:
+    def _note_below(self, *, stop_detached_now: bool = False) -> None:
         """Look at what runs below the binary while it still lives (a few
-        reads of /proc: its threads' children, then theirs)."""
+        reads of /proc: its threads' children, then theirs); with
+        ``stop_detached_now``, as the run is being stopped, SIGKILL what left
+        its group first (``guard.stop_detached``)."""
         if self._process is not None and self._process.returncode is None and self._own_group:
-            self._below = descendants(self._process.pid)
+            pid = self._process.pid
+            self._below.add(stop_detached(pid) if stop_detached_now else descendants(pid))
+
+    async def _wait_noting(self) -> None:
+        """``wait()``, looking below the binary meanwhile: what its shutdown
+        starts (a ``SessionEnd`` hook's command) is seen before it is
+        orphaned."""
+
+        async def look() -> None:
+            while True:
+                self._note_below()
+                await anyio.sleep(_NOTE_EVERY)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(look)
+            await self.wait()
+            tg.cancel_scope.cancel()
 
     # -- reading -------------------------------------------------------------------
 
@@ -606,14 +625,17 @@ class SubprocessTransport(LineTransport):
         and stops what ran below it."""
         if self._process is not None and self._process.returncode is None:
             if self._own_group:
-                self._below = descendants(self._process.pid)
+                self._below.add(stop_detached(self._process.pid, freeze_group=True))
             self._signal_group(signal.SIGKILL)
 
     def interrupt(self) -> None:
-        """SIGINT to the binary alone: it stops its turn and its background
-        work as on Ctrl-C, and exits (its tools' commands are its to stop)."""
+        """SIGINT to the binary alone, once what left its group (a tool's
+        command in a session of its own) is killed: it stops its turn and
+        its background work as on Ctrl-C, and exits."""
         if self._process is not None and self._process.returncode is None and sys.platform != "win32":
-            self._note_below()  # it exits on SIGINT, and what it adopted goes to init then
+            # It exits on SIGINT, and what it adopted goes to init then; what
+            # left its group is stopped first, while it can still be found.
+            self._note_below(stop_detached_now=True)
             try:
                 self._process.send_signal(signal.SIGINT)
             except ProcessLookupError:
@@ -651,12 +673,12 @@ class SubprocessTransport(LineTransport):
                 if proc.returncode is None and not self._eof_sent:
                     with anyio.move_on_at(deadline - (deadline - anyio.current_time()) / 2):
                         await self.send_eof()  # may wait for a write in progress
-                        await self.wait()
+                        await self._wait_noting()
                 if proc.returncode is None:
-                    self._note_below()
+                    self._note_below(stop_detached_now=True)
                     self._signal_group(signal.SIGTERM)
                     with anyio.move_on_at(deadline):
-                        await self.wait()
+                        await self._wait_noting()
                 if proc.returncode is None:
                     self._signal_group(signal.SIGKILL)
                     with anyio.move_on_after(_REAP_LIMIT):
@@ -674,7 +696,7 @@ class SubprocessTransport(LineTransport):
                     # after an exit that was no clean one (a signal: it stopped
                     # nothing, maybe before it was looked at), whatever carries
                     # the run's tag.
-                    kill_listed(self._below)
+                    self._below.kill()
             finally:
                 for stream in (proc.stdin, proc.stdout, proc.stderr):
                     if stream is not None:

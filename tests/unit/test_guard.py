@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _procs import HOST_DEATHS, guards_of, kill_host, start_python, wait_until
+from _procs import HOST_DEATHS, guards_of, kill_host, processes_where, start_python, wait_until
 
 from claude_wrap import SubprocessTransport
 from claude_wrap._process.guard import RUN_TAG, stop_run, watch
@@ -230,3 +230,52 @@ def test_a_forked_copy_of_the_host_leaves_the_run_alone(host: list[subprocess.Po
     assert guards_of(proc.pid)
     kill_host(proc, "SIGKILL")
     wait_until(lambda: not alive(binary), what="the guard let the binary outlive the host")
+
+
+@pytest.mark.parametrize(
+    ("then", "freeze_group"),
+    [("sleep 300", False), ("wait", True)],
+    ids=["binary-lives-on", "binary-exits-when-its-tool-ends"],
+)
+def test_stopping_a_run_catches_what_forks_while_it_is_looked_at(then: str, freeze_group: bool) -> None:
+    # A tool's command in a session of its own keeps starting detached
+    # commands that clear their environment; the run is stopped meanwhile.
+    # One look below the binary, then a kill, lets whatever was forked in
+    # between go to init, where nothing finds it; so does a binary that
+    # exits as its tool is killed, unless it is frozen first (a kill).
+    import signal
+
+    from claude_wrap._process import adopt
+    from claude_wrap._process.guard import kill_listed, stop_detached
+
+    marker = f"claude-wrap-forker-{os.getpid()}"
+    leaf = f'setsid env -i sh -c "sleep 300; :" {marker}-leaf'
+    forker = f"i=0; while [ $i -lt 300 ]; do ({leaf} &); i=$((i+1)); done; sleep 300"
+    top = subprocess.Popen(
+        [
+            sys.executable,
+            "-I",
+            "-S",
+            adopt.__file__,
+            "/bin/sh",
+            "-c",
+            f"setsid sh -c '{forker}' {marker}-forker & {then}",
+        ],
+        start_new_session=True,
+    )
+    try:
+        wait_until(lambda: len(processes_where(cmdline_contains=marker)) >= 5, limit=30, what="the forker started")
+        below = stop_detached(top.pid, freeze_group=freeze_group)
+        os.killpg(top.pid, signal.SIGKILL)
+        kill_listed(below)
+        top.wait()
+        wait_until(lambda: not processes_where(cmdline_contains=marker), limit=10, what="a detached command escaped")
+    finally:
+        for pid in processes_where(cmdline_contains=marker):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if top.poll() is None:
+            top.kill()
+            top.wait()
