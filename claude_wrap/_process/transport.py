@@ -152,6 +152,23 @@ def _abandon(owner: int, pid: int, tag: bytes, guard: _Guard | None) -> None:
         guard.release()
 
 
+def _close_pipes(proc: anyio.abc.Process) -> None:
+    """Close the event loop's ends of the child's pipes. Under asyncio,
+    closing a stream leaves its pipe transport open until the pipe's other
+    end closes: a process the binary started may still hold it, and an
+    event loop that ends first leaves an unclosed transport behind
+    (``ResourceWarning`` when it is collected). ``Process.aclose()`` would
+    close them too, but it waits for the exit with no bound."""
+    transport = getattr(proc, "_transport", None)  # anyio's asyncio process; trio closes its fds itself
+    get_pipe = getattr(transport, "get_pipe_transport", None)
+    if get_pipe is None:
+        return
+    for fd in (0, 1, 2):
+        pipe = get_pipe(fd)
+        if pipe is not None:
+            pipe.close()
+
+
 def _adopting(argv: list[str]) -> list[str]:
     """``argv`` started through ``_process.adopt``, which makes the binary a
     child subreaper (Linux): every process its run leaves behind stays below
@@ -704,6 +721,7 @@ class SubprocessTransport(LineTransport):
                             await stream.aclose()
                         except Exception:  # noqa: BLE001 - best effort on the way out
                             pass
+                _close_pipes(proc)
                 if self._finalizer is not None:
                     self._finalizer.detach()
                 # What carries the run's tag (a tool's command in a session

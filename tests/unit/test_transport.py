@@ -517,3 +517,21 @@ async def test_a_child_that_exits_while_its_own_child_holds_stdout_ends_the_read
         assert t.returncode == 3 and alive(grandchild)
     finally:
         await t.aclose()
+
+
+async def test_a_closed_transport_leaves_no_pipe_open_behind_it() -> None:
+    # Another process holds the write end of the binary's stdout (here: this
+    # one, through /proc), so no EOF comes after the binary exits. Closed
+    # still means closed at once: under asyncio, a pipe transport left open
+    # outlives the event loop and warns when it is collected.
+    t = SubprocessTransport(argv("pid", "sleep:60"), shutdown_grace=0.5)
+    await t.start()
+    pid = int((await t.receive() or b"").split()[1])
+    holder = os.open(f"/proc/{pid}/fd/1", os.O_WRONLY)
+    try:
+        await t.aclose()
+        pipes = getattr(getattr(t._process, "_transport", None), "get_pipe_transport", None)
+        if pipes is not None:  # asyncio; trio's process streams close their fds themselves
+            assert all(pipes(fd) is None or pipes(fd).is_closing() for fd in (0, 1, 2))
+    finally:
+        os.close(holder)
