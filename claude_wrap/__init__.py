@@ -132,8 +132,8 @@ _SURFACE: dict[str, str] = {
     "_run.custom_transport": "Transport",
     # _mcp: in-process MCP servers and tools
     "_mcp.config": (
-        "types: McpHttpServerConfig McpSdkServerConfig McpServer McpServerConfig McpSSEServerConfig "
-        "McpStdioServerConfig"
+        "types: McpHttpServerConfig McpSdkServerConfig McpServer McpServerConfig McpServerToolPolicy "
+        "McpSSEServerConfig McpStdioServerConfig"
     ),
     "_mcp.server": "create_sdk_mcp_server SdkMcpPrompt SdkMcpResource SdkMcpServer",
     "_mcp.tools": "tool types: SdkMcpTool ToolAnnotations",
@@ -233,6 +233,7 @@ if TYPE_CHECKING:
         McpSdkServerConfig as McpSdkServerConfig,
         McpServer as McpServer,
         McpServerConfig as McpServerConfig,
+        McpServerToolPolicy as McpServerToolPolicy,
         McpSSEServerConfig as McpSSEServerConfig,
         McpStdioServerConfig as McpStdioServerConfig,
     )
@@ -625,6 +626,7 @@ if TYPE_CHECKING:
         "McpServerInfo",
         "McpServerStatus",
         "McpServerStatusConfig",
+        "McpServerToolPolicy",
         "McpSetServersResult",
         "McpStatusResponse",
         "McpStdioServerConfig",

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         McpSdkServerConfig as McpSdkServerConfig,
         McpServer as McpServer,
         McpServerConfig as McpServerConfig,
+        McpServerToolPolicy as McpServerToolPolicy,
         McpSSEServerConfig as McpSSEServerConfig,
         McpStdioServerConfig as McpStdioServerConfig,
     )
@@ -343,6 +344,7 @@ if TYPE_CHECKING:
         "McpServerInfo",
         "McpServerStatus",
         "McpServerStatusConfig",
+        "McpServerToolPolicy",
         "McpSetServersResult",
         "McpStatusResponse",
         "McpStdioServerConfig",

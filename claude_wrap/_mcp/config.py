@@ -19,8 +19,17 @@ __all__ = [
     "McpSdkServerConfig",
     "McpServer",
     "McpServerConfig",
+    "McpServerToolPolicy",
     "McpStdioServerConfig",
 ]
+
+
+class McpServerToolPolicy(TypedDict):
+    """A remote server's rule for one of its tools (``tools`` of an SSE or HTTP config)."""
+
+    name: str
+    permission_policy: NotRequired[Literal["always_allow", "always_ask", "always_deny"]]
+    org_max_permission: NotRequired[Literal["allow", "ask", "blocked"]]
 
 
 class McpStdioServerConfig(TypedDict):
@@ -30,6 +39,10 @@ class McpStdioServerConfig(TypedDict):
     command: str
     args: NotRequired[list[str]]
     env: NotRequired[dict[str, str]]
+    timeout: NotRequired[int]
+    """The binary's limit for one tool call, in milliseconds (overrides ``MCP_TOOL_TIMEOUT``)."""
+    alwaysLoad: NotRequired[bool]
+    """Offer every tool of the server from the first request, never deferred behind tool search."""
 
 
 class McpSSEServerConfig(TypedDict):
@@ -38,6 +51,9 @@ class McpSSEServerConfig(TypedDict):
     type: Literal["sse"]
     url: str
     headers: NotRequired[dict[str, str]]
+    tools: NotRequired[list[McpServerToolPolicy]]
+    timeout: NotRequired[int]
+    alwaysLoad: NotRequired[bool]
 
 
 class McpHttpServerConfig(TypedDict):
@@ -46,6 +62,9 @@ class McpHttpServerConfig(TypedDict):
     type: Literal["http"]
     url: str
     headers: NotRequired[dict[str, str]]
+    tools: NotRequired[list[McpServerToolPolicy]]
+    timeout: NotRequired[int]
+    alwaysLoad: NotRequired[bool]
 
 
 McpServer = Any
@@ -60,6 +79,8 @@ class McpSdkServerConfig(TypedDict):
     type: Literal["sdk"]
     name: str
     instance: McpServer
+    timeout: NotRequired[int]
+    """The binary's limit for one tool call, in milliseconds."""
 
 
 McpServerConfig = Union[McpStdioServerConfig, McpSSEServerConfig, McpHttpServerConfig, McpSdkServerConfig]

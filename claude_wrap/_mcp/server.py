@@ -134,7 +134,7 @@ class _Served:
     entry: dict[str, Any]
 
 
-def _serve(new: SdkMcpTool[Any]) -> _Served:
+def _serve(new: SdkMcpTool[Any], *, always_load: bool = False) -> _Served:
     spec = input_spec(new.input_schema)
     entry: dict[str, Any] = {"name": new.name, "inputSchema": spec.schema}
     if new.description is not None:
@@ -142,7 +142,14 @@ def _serve(new: SdkMcpTool[Any]) -> _Served:
     annotations, meta = wire_annotations(new.annotations)
     if annotations is not None:
         entry["annotations"] = annotations
-    if meta is not None:
+    # The binary's own hints travel in _meta under its namespaced keys (an
+    # MCP client drops annotation fields it does not know).
+    meta = dict(meta or {})
+    if new.search_hint:
+        meta["anthropic/searchHint"] = new.search_hint
+    if new.always_load or always_load:
+        meta["anthropic/alwaysLoad"] = True
+    if meta:
         entry["_meta"] = meta
     return _Served(new, spec, entry)
 
@@ -163,10 +170,13 @@ class SdkMcpServer:
         resources: Iterable[SdkMcpResource] = (),
         prompts: Iterable[SdkMcpPrompt] = (),
         instructions: str | None = None,
+        *,
+        always_load: bool = False,
     ) -> None:
         self.name = name
         self.version = version
         self.instructions = instructions
+        self.always_load = always_load
         self.tools: dict[str, SdkMcpTool[Any]] = {}
         self._served: dict[str, _Served] = {}
         for item in tools:
@@ -181,7 +191,7 @@ class SdkMcpServer:
         """Add (or replace) a tool; its schema is worked out now."""
         if not isinstance(new, SdkMcpTool):
             raise TypeError(f"tools are made with @tool(...), got {type(new).__name__}")
-        self._served[new.name] = _serve(new)
+        self._served[new.name] = _serve(new, always_load=self.always_load)
         self.tools[new.name] = new
 
     def remove_tool(self, name: str) -> None:
@@ -195,7 +205,7 @@ class SdkMcpServer:
             return None
         served = self._served.get(name)
         if served is None or served.tool is not found:  # ``tools`` was changed by hand
-            served = self._served[name] = _serve(found)
+            served = self._served[name] = _serve(found, always_load=self.always_load)
         return served
 
     # -- JSON-RPC --------------------------------------------------------------------
@@ -454,6 +464,8 @@ def create_sdk_mcp_server(
     resources: list[SdkMcpResource] | None = None,
     prompts: list[SdkMcpPrompt] | None = None,
     instructions: str | None = None,
+    always_load: bool = False,
+    timeout: int | None = None,
 ) -> McpSdkServerConfig:
     """An in-process MCP server, ready for ``ClaudeAgentOptions.mcp_servers``.
 
@@ -462,9 +474,22 @@ def create_sdk_mcp_server(
     and allow its tools as ``mcp__calc__add``. Each tool's schema is worked
     out here. Needs no ``mcp`` package. ``resources``, ``prompts`` and
     ``instructions`` are our extension.
+
+    As the TypeScript SDK's ``createSdkMcpServer``: ``always_load=True``
+    offers every tool of the server from the first request, never deferred
+    behind tool search (each tool's own ``always_load`` adds to it), and
+    ``timeout`` is the binary's limit for one tool call, in milliseconds
+    (the config's ``timeout``; below 1000 the binary ignores it). Our own
+    ``callback_timeout`` still bounds each handler.
     """
-    server = SdkMcpServer(name, version, tools or (), resources or (), prompts or (), instructions)
+    server = SdkMcpServer(
+        name, version, tools or (), resources or (), prompts or (), instructions, always_load=always_load
+    )
     config: McpSdkServerConfig = {"type": "sdk", "name": name, "instance": server}
+    if timeout is not None:
+        if isinstance(timeout, bool) or not isinstance(timeout, int) or timeout <= 0:
+            raise ValueError(f"timeout is a positive number of milliseconds, got {timeout!r}")
+        config["timeout"] = timeout
     return config
 
 

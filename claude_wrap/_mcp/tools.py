@@ -298,6 +298,11 @@ class SdkMcpTool(Generic[T]):
     handler: Callable[[T], Any]
     annotations: Any = None
     """A ``ToolAnnotations``, an ``mcp.types.ToolAnnotations``, a dict of hints, or ``None``."""
+    search_hint: str | None = None
+    """Words the binary's tool search matches this tool by, while it is deferred (as TypeScript's ``searchHint``)."""
+    always_load: bool = False
+    """Offer this tool to the model from the first turn, never deferred behind tool search
+    (as TypeScript's ``alwaysLoad``)."""
 
 
 def tool(
@@ -305,6 +310,9 @@ def tool(
     description: str,
     input_schema: Any,
     annotations: ToolAnnotations | Mapping[str, Any] | Any = None,
+    *,
+    search_hint: str | None = None,
+    always_load: bool = False,
 ) -> Callable[[Callable[[Any], Any]], SdkMcpTool[Any]]:
     """Declare a Python function as a tool for ``create_sdk_mcp_server``.
 
@@ -323,6 +331,12 @@ def tool(
     text ``resource`` blocks; arguments that do not fit the schema, and an
     exception the handler raises, reach the model as an error result.
 
+    The binary defers MCP tools behind its tool search: the model sees
+    their names and loads a schema when it needs one. ``always_load=True``
+    offers this tool's schema from the first request; ``search_hint`` gives
+    the search words to find it by (both as the TypeScript SDK's ``tool()``
+    extras, sent in the tool's ``_meta``).
+
     Our extensions: the handler may be a plain function (it runs in a
     worker thread), and may return a string (one text block), ``None`` (no
     content) or any other value (sent as JSON text).
@@ -330,6 +344,6 @@ def tool(
 
     def decorator(handler: Callable[[Any], Any]) -> SdkMcpTool[Any]:
         return SdkMcpTool(name=name, description=description, input_schema=input_schema, handler=handler,
-                          annotations=annotations)  # fmt: skip
+                          annotations=annotations, search_hint=search_hint, always_load=always_load)  # fmt: skip
 
     return decorator

@@ -49,13 +49,19 @@ def test_tool_keeps_what_it_was_given() -> None:
 
     made = tool("t", "d", {"a": float}, annotations=notes)(handler)
     assert made == SdkMcpTool(name="t", description="d", input_schema={"a": float}, handler=handler, annotations=notes)
+    # The official fields, in order (positional construction works the same),
+    # then the TypeScript SDK's tool() extras.
     assert [f.name for f in dataclasses.fields(SdkMcpTool)] == [
         "name",
         "description",
         "input_schema",
         "handler",
         "annotations",
+        "search_hint",
+        "always_load",
     ]
+    hinted = tool("t", "d", {}, search_hint="words", always_load=True)(handler)
+    assert (hinted.search_hint, hinted.always_load, made.search_hint, made.always_load) == ("words", True, None, False)
 
 
 def test_annotations_take_both_spellings_and_read_back_in_both() -> None:
