@@ -102,8 +102,9 @@ _SURFACE: dict[str, str] = {
         "WorktreeCreateHookInput WorktreeCreateHookSpecificOutput WorktreeRemoveHookInput"
     ),
     "_wire.permissions": (
-        "answer_user_questions ASK_USER_QUESTION user_questions types: CanUseTool OnUserQuestion "
-        "PermissionBehavior PermissionResult PermissionResultAllow PermissionResultDeny PermissionRuleValue "
+        "ANSWER_LATER answer_user_questions ASK_USER_QUESTION user_questions types: AnswerLater CanUseTool "
+        "OnUserQuestion PermissionBehavior PermissionDecisionClassification PermissionResult "
+        "PermissionResultAllow PermissionResultDeny PermissionRuleValue "
         "PermissionUpdate PermissionUpdateDestination ToolPermissionContext UserAnswers UserQuestion "
         "UserQuestionOption"
     ),
@@ -486,10 +487,13 @@ if TYPE_CHECKING:
         PermissionMode as PermissionMode,
     )
     from claude_wrap._wire.permissions import (
+        ANSWER_LATER as ANSWER_LATER,
         ASK_USER_QUESTION as ASK_USER_QUESTION,
+        AnswerLater as AnswerLater,
         CanUseTool as CanUseTool,
         OnUserQuestion as OnUserQuestion,
         PermissionBehavior as PermissionBehavior,
+        PermissionDecisionClassification as PermissionDecisionClassification,
         PermissionResult as PermissionResult,
         PermissionResultAllow as PermissionResultAllow,
         PermissionResultDeny as PermissionResultDeny,
@@ -542,10 +546,12 @@ if TYPE_CHECKING:
     )
 
     __all__ = [
+        "ANSWER_LATER",
         "ASK_USER_QUESTION",
         "AccountInfo",
         "AgentDefinition",
         "AgentInfo",
+        "AnswerLater",
         "ApiRetryMessage",
         "AssistantMessage",
         "AssistantMessageError",
@@ -646,6 +652,7 @@ if TYPE_CHECKING:
         "OnUserQuestion",
         "OptionsWarning",
         "PermissionBehavior",
+        "PermissionDecisionClassification",
         "PermissionDeniedHookInput",
         "PermissionDeniedHookSpecificOutput",
         "PermissionMode",

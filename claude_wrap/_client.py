@@ -44,6 +44,9 @@ from claude_wrap._wire.control import (
 )
 from claude_wrap._wire.messages import Message, ResultMessage
 
+if TYPE_CHECKING:
+    from claude_wrap._wire.permissions import PermissionResult
+
 __all__ = ["ClaudeSDKClient", "ExitInfo"]
 
 _NOT_CONNECTED = "Not connected. Call connect() first."
@@ -482,6 +485,24 @@ class ClaudeSDKClient:
         runs; False when it is no longer in the queue."""
         reply = await self._reply("cancel_async_message", {"message_uuid": message_uuid})
         return bool(reply.get("cancelled"))
+
+    async def answer_permission(self, request_id: str, result: PermissionResult) -> None:
+        """Answer a ``can_use_tool`` request whose callback returned
+        ``ANSWER_LATER`` (``request_id`` is its context's ``request_id``):
+        the tool waits until this call.
+
+        Raises:
+            LookupError: no request by that id waits (answered already,
+                withdrawn by the binary, or not deferred).
+            TypeError: ``result`` is no ``PermissionResultAllow`` or
+                ``PermissionResultDeny``.
+        """
+        from claude_wrap._launch.control_plane import PermissionHandler
+
+        handler = self._live().responder.handlers.get("can_use_tool")
+        if not isinstance(handler, PermissionHandler):
+            raise LookupError(f"no can_use_tool request {request_id!r} waits for an answer")
+        handler.pending.answer(request_id, result)
 
     async def set_permission_mode(self, mode: PermissionMode) -> PermissionMode | None:
         """Change the permission mode for the rest of the session. Returns

@@ -80,6 +80,7 @@ if TYPE_CHECKING:
         TaskOutputResponse,
         UsageResponse,
     )
+    from claude_wrap._wire.permissions import PermissionResult
 
 __all__ = ["ClaudeSDKClient", "MessageIterator", "OutcomeIterator", "query", "run_many"]
 
@@ -446,6 +447,10 @@ class ClaudeSDKClient:
     def cancel_async_message(self, message_uuid: str) -> bool:
         """Withdraw a queued user message before it runs (see the async client)."""
         return self._call(self._client.cancel_async_message, message_uuid)
+
+    def answer_permission(self, request_id: str, result: PermissionResult) -> None:
+        """Answer a ``can_use_tool`` request deferred with ``ANSWER_LATER`` (see the async client)."""
+        self._call(self._client.answer_permission, request_id, result)
 
     def set_permission_mode(self, mode: PermissionMode) -> PermissionMode | None:
         """Change the permission mode for the rest of the session; returns the mode in effect."""

@@ -227,9 +227,11 @@ if TYPE_CHECKING:
         PermissionMode as PermissionMode,
     )
     from claude_wrap._wire.permissions import (
+        AnswerLater as AnswerLater,
         CanUseTool as CanUseTool,
         OnUserQuestion as OnUserQuestion,
         PermissionBehavior as PermissionBehavior,
+        PermissionDecisionClassification as PermissionDecisionClassification,
         PermissionResult as PermissionResult,
         PermissionResultAllow as PermissionResultAllow,
         PermissionResultDeny as PermissionResultDeny,
@@ -282,6 +284,7 @@ if TYPE_CHECKING:
         "AccountInfo",
         "AgentDefinition",
         "AgentInfo",
+        "AnswerLater",
         "ApiRetryMessage",
         "AssistantMessage",
         "AssistantMessageError",
@@ -362,6 +365,7 @@ if TYPE_CHECKING:
         "NotificationHookSpecificOutput",
         "OnUserQuestion",
         "PermissionBehavior",
+        "PermissionDecisionClassification",
         "PermissionDeniedHookInput",
         "PermissionDeniedHookSpecificOutput",
         "PermissionMode",

@@ -54,7 +54,7 @@ from claude_wrap._callbacks import CallbackTimeoutError, call_user
 from claude_wrap._exceptions import CLIConnectionError
 from claude_wrap._launch.agents import agents_to_wire
 from claude_wrap._launch.checks import OptionsWarning
-from claude_wrap._wire.serving import ControlHandler, UnreadableRequest
+from claude_wrap._wire.serving import ControlHandler, UnreadableRequest, answering
 
 if TYPE_CHECKING:
     from claude_wrap._launch.options import ClaudeAgentOptions
@@ -62,7 +62,14 @@ if TYPE_CHECKING:
     # Types only: the permission types load when a run answers prompts.
     from claude_wrap._wire.permissions import ToolPermissionContext
 
-__all__ = ["CanUseToolShadowedWarning", "ControlPlane", "check_hooks_registered", "control_plane", "mcp_handler"]
+__all__ = [
+    "CanUseToolShadowedWarning",
+    "ControlPlane",
+    "PermissionHandler",
+    "check_hooks_registered",
+    "control_plane",
+    "mcp_handler",
+]
 
 log = logging.getLogger("claude_wrap")
 
@@ -151,12 +158,63 @@ def _deny(request: dict[str, Any], reason: str) -> dict[str, Any]:
     return {"behavior": "deny", "message": reason}
 
 
-def _permission_handler(callback: Any, on_question: Any, *, timeout: float | None) -> ControlHandler:
+class _Waiting:
+    __slots__ = ("answered", "result")
+
+    def __init__(self) -> None:
+        import anyio
+
+        self.answered = anyio.Event()
+        self.result: Any = None
+
+
+class PendingAnswers:
+    """The ``can_use_tool`` requests whose callback returned ``ANSWER_LATER``,
+    by control request id, until ``answer`` settles each."""
+
+    def __init__(self) -> None:
+        self._waiting: dict[str, _Waiting] = {}
+
+    def answer(self, request_id: str, result: Any) -> None:
+        from claude_wrap._wire.permissions import PermissionResultAllow, PermissionResultDeny
+
+        if not isinstance(result, (PermissionResultAllow, PermissionResultDeny)):
+            raise TypeError(f"the answer must be PermissionResultAllow or PermissionResultDeny, got {result!r:.200}")
+        waiting = self._waiting.pop(str(request_id), None)
+        if waiting is None:
+            raise LookupError(
+                f"no can_use_tool request {request_id!r} waits for an answer "
+                "(answered already, withdrawn by the binary, or its callback did not return ANSWER_LATER)"
+            )
+        waiting.result = result
+        waiting.answered.set()
+
+    async def wait(self, request_id: str | None, *, timeout: float | None) -> Any:
+        if request_id is None:
+            raise TypeError("ANSWER_LATER needs the request's id, and this request came without one")
+        waiting = self._waiting[request_id] = _Waiting()
+        try:
+            await call_user(waiting.answered.wait, timeout=timeout, what="can_use_tool (answered later)")
+        finally:
+            self._waiting.pop(request_id, None)
+        return waiting.result
+
+
+@dataclass(frozen=True)
+class PermissionHandler(ControlHandler):
+    """The ``can_use_tool`` handler, with the answers it waits for."""
+
+    pending: PendingAnswers = field(default_factory=PendingAnswers)
+
+
+def _permission_handler(callback: Any, on_question: Any, *, timeout: float | None) -> PermissionHandler:
     """``can_use_tool`` requests: ``AskUserQuestion`` to ``on_question`` when
     set, every other tool to ``callback``."""
+    pending = PendingAnswers()
 
     async def answer(request: dict[str, Any]) -> dict[str, Any]:
         from claude_wrap._wire.permissions import (
+            ANSWER_LATER,
             ASK_USER_QUESTION,
             PermissionResultAllow,
             PermissionResultDeny,
@@ -168,7 +226,7 @@ def _permission_handler(callback: Any, on_question: Any, *, timeout: float | Non
         tool_input = request.get("input", {})
         if not isinstance(tool_name, str) or not isinstance(tool_input, dict):
             raise UnreadableRequest("the permission request has no tool name or no input object")
-        context = ToolPermissionContext.from_request(request)
+        context = ToolPermissionContext.from_request(request, answering.get())
         if on_question is not None and tool_name == ASK_USER_QUESTION:
             return await _answer_questions(on_question, tool_input, context, timeout=timeout)
         if callback is None:
@@ -182,6 +240,8 @@ def _permission_handler(callback: Any, on_question: Any, *, timeout: float | Non
             return {"behavior": "deny", "message": reason}
         try:
             result = await call_user(callback, tool_name, tool_input, context, timeout=timeout, what="can_use_tool")
+            if result is ANSWER_LATER:
+                result = await pending.wait(context.request_id, timeout=timeout)
             if not isinstance(result, (PermissionResultAllow, PermissionResultDeny)):
                 raise TypeError(
                     "Tool permission callback must return PermissionResult "
@@ -201,7 +261,7 @@ def _permission_handler(callback: Any, on_question: Any, *, timeout: float | Non
             )
         return wire
 
-    return ControlHandler(answer, _deny)
+    return PermissionHandler(answer, _deny, pending)
 
 
 async def _answer_questions(

@@ -37,7 +37,7 @@ from claude_wrap._callbacks import TimedOut, note_timeouts
 from claude_wrap._run.detached import Detached
 from claude_wrap._wire.codec import ControlRequest, encode_line
 from claude_wrap._wire.messages import CallbackTimeoutMessage, Message
-from claude_wrap._wire.serving import Answer, ControlHandler, UnreadableRequest, served
+from claude_wrap._wire.serving import Answer, ControlHandler, UnreadableRequest, answering, served
 
 __all__ = ["Responder"]
 
@@ -121,6 +121,7 @@ class Responder:
         line: bytes | None = None
         hurry = False
         timeouts = note_timeouts()
+        answering.set(rid)  # this task's own context: it answers this one request
         try:
             if entry.withdrawn:
                 return  # withdrawn before it ran: the user's callback is not called

@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 __all__ = [
+    "ANSWER_LATER",
     "ASK_USER_QUESTION",
+    "AnswerLater",
     "CanUseTool",
     "OnUserQuestion",
     "PermissionBehavior",
+    "PermissionDecisionClassification",
     "PermissionResult",
     "PermissionResultAllow",
     "PermissionResultDeny",
@@ -36,6 +39,12 @@ __all__ = [
 
 PermissionBehavior = Literal["allow", "deny", "ask"]
 """What a permission rule does with a matching tool call."""
+
+PermissionDecisionClassification = Literal["user_temporary", "user_permanent", "user_reject"]
+"""What a person decided, as a host that prompts one reports it: allowed
+once, allowed always (the click and each later match of the rule it made),
+or refused. Unset, the binary infers it (temporary for an allow, reject for
+a deny); it feeds the binary's ``tool_decision`` telemetry."""
 
 PermissionUpdateDestination = Literal["userSettings", "projectSettings", "localSettings", "session", "cliArg"]
 """Where the binary stores a permission update.
@@ -166,7 +175,7 @@ class ToolPermissionContext:
 
     # The dataclass keeps its fields in __dict__; the extra slot holds the
     # binary's request as it came.
-    __slots__ = ("__dict__", "__weakref__", "_raw")
+    __slots__ = ("__dict__", "__weakref__", "_raw", "_request_id")
 
     signal: Any | None = None
     """Always ``None``: when the binary withdraws the request (e.g. after an
@@ -198,11 +207,12 @@ class ToolPermissionContext:
     """A human-readable subtitle (e.g. the Bash command's description)."""
 
     @classmethod
-    def from_request(cls, request: Mapping[str, Any]) -> ToolPermissionContext:
+    def from_request(cls, request: Mapping[str, Any], request_id: str | int | None = None) -> ToolPermissionContext:
         """Build the context from a ``can_use_tool`` request body.
 
         ``request`` is the ``"request"`` object of the control request (the
-        one with ``"subtype": "can_use_tool"``). Missing keys become ``None``;
+        one with ``"subtype": "can_use_tool"``), ``request_id`` the id of
+        the control request around it. Missing keys become ``None``;
         malformed suggestions are skipped.
         """
         raw_suggestions = request.get("permission_suggestions")
@@ -222,7 +232,8 @@ class ToolPermissionContext:
             display_name=_opt_str(request, "display_name"),
             description=_opt_str(request, "description"),
         )
-        setattr(context, "_raw", dict(request))  # a slot, not a field
+        setattr(context, "_raw", dict(request))  # slots, not fields
+        setattr(context, "_request_id", request_id)
         return context
 
     @property
@@ -231,6 +242,13 @@ class ToolPermissionContext:
         context built by hand); not an official field."""
         value: dict[str, Any] = getattr(self, "_raw", None) or {}
         return value
+
+    @property
+    def request_id(self) -> str | None:
+        """The id of the binary's control request this context came with
+        (TypeScript's ``requestId``; ``None`` for a context built by hand)."""
+        value = getattr(self, "_request_id", None)
+        return None if value is None else str(value)
 
     @property
     def mcp_server(self) -> dict[str, str] | None:
@@ -279,6 +297,10 @@ class PermissionResultAllow:
     behavior: Literal["allow"] = "allow"
     updated_input: dict[str, Any] | None = None
     updated_permissions: list[PermissionUpdate] | None = None
+    tool_use_id: str | None = None
+    """The ``tool_use`` block this answers (TypeScript's ``toolUseID``); sent only when set."""
+    decision_classification: PermissionDecisionClassification | None = None
+    """What the user did, for the binary's telemetry; sent only when set."""
 
 
 @dataclass
@@ -293,13 +315,35 @@ class PermissionResultDeny:
     behavior: Literal["deny"] = "deny"
     message: str = ""
     interrupt: bool = False
+    tool_use_id: str | None = None
+    """The ``tool_use`` block this answers (TypeScript's ``toolUseID``); sent only when set."""
+    decision_classification: PermissionDecisionClassification | None = None
+    """What the user did, for the binary's telemetry; sent only when set."""
 
 
 PermissionResult = PermissionResultAllow | PermissionResultDeny
 """What a ``can_use_tool`` callback returns."""
 
-CanUseTool = Callable[[str, dict[str, Any], ToolPermissionContext], Awaitable[PermissionResult]]
-"""A permission callback: ``async (tool_name, tool_input, context) -> PermissionResult``."""
+
+class AnswerLater:
+    """The type of ``ANSWER_LATER``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ANSWER_LATER"
+
+
+ANSWER_LATER = AnswerLater()
+"""What a ``can_use_tool`` callback returns to answer later, from anywhere:
+``await client.answer_permission(context.request_id, result)``. The tool
+waits until then (within ``callback_timeout``, if set; a request still
+unanswered when the session closes is denied). TypeScript's ``null``; a
+``None`` stays an error, as on the official package."""
+
+CanUseTool = Callable[[str, dict[str, Any], ToolPermissionContext], Awaitable["PermissionResult | AnswerLater"]]
+"""A permission callback: ``async (tool_name, tool_input, context) -> PermissionResult``
+(or ``ANSWER_LATER``)."""
 
 
 def permission_result_to_wire(result: object, original_input: dict[str, Any]) -> dict[str, Any]:
@@ -328,16 +372,35 @@ def permission_result_to_wire(result: object, original_input: dict[str, Any]) ->
         }
         if result.updated_permissions:
             wire["updatedPermissions"] = [_update_to_wire(update) for update in result.updated_permissions]
-        return wire
+        return _with_extras(wire, result)
     if isinstance(result, PermissionResultDeny):
         wire = {"behavior": "deny", "message": result.message}
         if result.interrupt:
             wire["interrupt"] = True
-        return wire
+        return _with_extras(wire, result)
     raise TypeError(
         "a can_use_tool callback must return PermissionResultAllow or PermissionResultDeny, "
         f"got {type(result).__name__}: {result!r:.200}"
     )
+
+
+_CLASSIFICATIONS = frozenset(("user_temporary", "user_permanent", "user_reject"))
+
+
+def _with_extras(wire: dict[str, Any], result: PermissionResultAllow | PermissionResultDeny) -> dict[str, Any]:
+    """The TypeScript SDK's fields of an answer, where the callback set them."""
+    if result.tool_use_id is not None:
+        if not isinstance(result.tool_use_id, str):
+            raise TypeError(f"tool_use_id must be a str, got {type(result.tool_use_id).__name__}")
+        wire["toolUseID"] = result.tool_use_id
+    if result.decision_classification is not None:
+        if result.decision_classification not in _CLASSIFICATIONS:
+            raise TypeError(
+                f"decision_classification must be one of {sorted(_CLASSIFICATIONS)}, "
+                f"got {result.decision_classification!r}"
+            )
+        wire["decisionClassification"] = result.decision_classification
+    return wire
 
 
 def _update_to_wire(update: object) -> dict[str, Any]:

@@ -7,11 +7,16 @@ those types.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Answer", "ControlHandler", "Refusal", "UnreadableRequest", "served"]
+__all__ = ["Answer", "ControlHandler", "Refusal", "UnreadableRequest", "answering", "served"]
+
+answering: contextvars.ContextVar[str | int | None] = contextvars.ContextVar("claude_wrap_answering", default=None)
+"""The id of the control request the current task answers (each request is
+answered by a task of its own): a handler's body does not carry it."""
 
 Answer = Callable[[dict[str, Any]], Awaitable["dict[str, Any] | None"]]
 """Answers one request from the binary; the returned dict is the ``response``."""

@@ -304,6 +304,33 @@ def test_deny_and_deny_with_interrupt() -> None:
     }
 
 
+def test_the_typescript_fields_of_an_answer_are_sent_only_when_set() -> None:
+    allow = PermissionResultAllow(tool_use_id="toolu_1", decision_classification="user_permanent")
+    assert permission_result_to_wire(allow, {"a": 1}) == {
+        "behavior": "allow",
+        "updatedInput": {"a": 1},
+        "toolUseID": "toolu_1",
+        "decisionClassification": "user_permanent",
+    }
+    deny = PermissionResultDeny(message="no", decision_classification="user_reject")
+    assert permission_result_to_wire(deny, {}) == {
+        "behavior": "deny",
+        "message": "no",
+        "decisionClassification": "user_reject",
+    }
+    with pytest.raises(TypeError, match="decision_classification"):
+        permission_result_to_wire(PermissionResultAllow(decision_classification="always"), {})  # type: ignore[arg-type]
+
+
+def test_answer_later_is_not_none() -> None:
+    # None stays the error it is on the official package; deferring is explicit.
+    from claude_wrap import ANSWER_LATER
+
+    assert ANSWER_LATER is not None and repr(ANSWER_LATER) == "ANSWER_LATER"
+    with pytest.raises(TypeError):
+        permission_result_to_wire(ANSWER_LATER, {})
+
+
 @pytest.mark.parametrize("bad", [None, True, {"behavior": "allow"}, "allow"])
 def test_permission_result_rejects_other_return_values(bad: Any) -> None:
     with pytest.raises(TypeError, match="must return PermissionResultAllow or PermissionResultDeny"):
