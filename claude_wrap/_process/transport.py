@@ -152,6 +152,24 @@ def _abandon(owner: int, pid: int, tag: bytes, guard: _Guard | None) -> None:
         guard.release()
 
 
+def _signal(proc: anyio.abc.Process, sig: signal.Signals) -> None:
+    """Send ``sig`` to ``proc`` unless it has been reaped (POSIX).
+
+    Not ``proc.send_signal()``: under asyncio that is ``Popen.send_signal``,
+    which first polls, and so reaps a child that has just exited; the
+    event loop's own watcher then finds no child to wait for, prints
+    "Unknown child process pid N, will report returncode 255" and reports
+    255 for a binary that exited 0. An exited child that nobody has reaped
+    keeps its pid, so a signal to it reaches no other process.
+    """
+    if proc.returncode is not None:
+        return
+    try:
+        os.kill(proc.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _close_pipes(proc: anyio.abc.Process) -> None:
     """Close the event loop's ends of the child's pipes. Under asyncio,
     closing a stream leaves its pipe transport open until the pipe's other
@@ -271,7 +289,7 @@ class _Guard:
             if self._process.returncode is None:
                 # Slow to start on a loaded machine, and it only waits for
                 # this run: stop it, and reap it so no child is left behind.
-                self._process.kill()
+                _signal(self._process, signal.SIGKILL)
             await self._process.aclose()
         return swept
 
@@ -633,7 +651,7 @@ class SubprocessTransport(LineTransport):
             if self._own_group:
                 os.killpg(proc.pid, sig)
             else:
-                proc.send_signal(sig)
+                _signal(proc, sig)
         except (ProcessLookupError, PermissionError):
             pass
 
@@ -653,10 +671,7 @@ class SubprocessTransport(LineTransport):
             # It exits on SIGINT, and what it adopted goes to init then; what
             # left its group is stopped first, while it can still be found.
             self._note_below(stop_detached_now=True)
-            try:
-                self._process.send_signal(signal.SIGINT)
-            except ProcessLookupError:
-                pass
+            _signal(self._process, signal.SIGINT)
 
     def _reaped(self) -> None:
         """The binary's exit was collected: its pid no longer names it."""

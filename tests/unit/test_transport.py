@@ -535,3 +535,29 @@ async def test_a_closed_transport_leaves_no_pipe_open_behind_it() -> None:
             assert all(pipes(fd) is None or pipes(fd).is_closing() for fd in (0, 1, 2))
     finally:
         os.close(holder)
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])  # trio reaps through Popen.poll itself
+async def test_signalling_the_binary_never_reaps_it_behind_the_event_loops_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Under asyncio, Popen.send_signal() polls first, and a poll reaps a
+    # child that has just exited: the loop's watcher then prints "Unknown
+    # child process pid N, will report returncode 255" on the user's stderr
+    # and reports 255. Signals go by pid, and only the watcher reaps.
+    import subprocess
+
+    polled: list[int] = []
+    original = subprocess.Popen.poll
+
+    def poll(self: subprocess.Popen[bytes]) -> int | None:
+        polled.append(self.pid)
+        return original(self)
+
+    monkeypatch.setattr(subprocess.Popen, "poll", poll)
+    t = SubprocessTransport(argv("pid", "sleep:60"), shutdown_grace=0.5)
+    await t.start()
+    await t.receive()
+    t.interrupt()
+    await t.aclose()
+    assert polled == [] and t.returncode is not None
