@@ -124,9 +124,9 @@ _SURFACE: dict[str, str] = {
     "_launch.checks": "OptionsWarning",
     "_launch.agents": "types: AgentDefinition",
     "_launch.option_types": (
-        "BUILTIN_TOOL_NAMES types: SandboxIgnoreViolations SandboxNetworkConfig SandboxSettings SdkBeta SdkPluginConfig "
+        "BUILTIN_TOOL_NAMES SYSTEM_PROMPT_DYNAMIC_BOUNDARY types: AskUserQuestionConfig SandboxIgnoreViolations SandboxNetworkConfig SandboxSettings SdkBeta SdkPluginConfig "
         "SystemPromptCustom SystemPromptFile SystemPromptPreset TaskBudget ThinkingConfig ThinkingConfigAdaptive "
-        "ThinkingConfigDisabled ThinkingConfigEnabled ThinkingDisplay ToolsPreset"
+        "ThinkingConfigDisabled ThinkingConfigEnabled ThinkingDisplay ToolConfig ToolsPreset"
     ),
     "_launch.control_plane": "types: CanUseToolShadowedWarning",
     # _run: one live binary
@@ -208,6 +208,8 @@ if TYPE_CHECKING:
     )
     from claude_wrap._launch.option_types import (
         BUILTIN_TOOL_NAMES as BUILTIN_TOOL_NAMES,
+        SYSTEM_PROMPT_DYNAMIC_BOUNDARY as SYSTEM_PROMPT_DYNAMIC_BOUNDARY,
+        AskUserQuestionConfig as AskUserQuestionConfig,
         SandboxIgnoreViolations as SandboxIgnoreViolations,
         SandboxNetworkConfig as SandboxNetworkConfig,
         SandboxSettings as SandboxSettings,
@@ -222,6 +224,7 @@ if TYPE_CHECKING:
         ThinkingConfigDisabled as ThinkingConfigDisabled,
         ThinkingConfigEnabled as ThinkingConfigEnabled,
         ThinkingDisplay as ThinkingDisplay,
+        ToolConfig as ToolConfig,
         ToolsPreset as ToolsPreset,
     )
     from claude_wrap._launch.options import (
@@ -553,6 +556,7 @@ if TYPE_CHECKING:
         "AgentInfo",
         "AnswerLater",
         "ApiRetryMessage",
+        "AskUserQuestionConfig",
         "AssistantMessage",
         "AssistantMessageError",
         "AsyncHookJSONOutput",
@@ -709,6 +713,7 @@ if TYPE_CHECKING:
         "SDKHookCallbackRequest",
         "SDKSessionInfo",
         "SQLiteSessionStore",
+        "SYSTEM_PROMPT_DYNAMIC_BOUNDARY",
         "SandboxIgnoreViolations",
         "SandboxNetworkConfig",
         "SandboxSettings",
@@ -791,6 +796,7 @@ if TYPE_CHECKING:
         "ThinkingDisplay",
         "ToolAnnotations",
         "ToolCall",
+        "ToolConfig",
         "ToolInputDelta",
         "ToolPermissionContext",
         "ToolResultBlock",

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         CanUseToolShadowedWarning as CanUseToolShadowedWarning,
     )
     from claude_wrap._launch.option_types import (
+        AskUserQuestionConfig as AskUserQuestionConfig,
         SandboxIgnoreViolations as SandboxIgnoreViolations,
         SandboxNetworkConfig as SandboxNetworkConfig,
         SandboxSettings as SandboxSettings,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
         ThinkingConfigDisabled as ThinkingConfigDisabled,
         ThinkingConfigEnabled as ThinkingConfigEnabled,
         ThinkingDisplay as ThinkingDisplay,
+        ToolConfig as ToolConfig,
         ToolsPreset as ToolsPreset,
     )
     from claude_wrap._launch.options import (
@@ -286,6 +288,7 @@ if TYPE_CHECKING:
         "AgentInfo",
         "AnswerLater",
         "ApiRetryMessage",
+        "AskUserQuestionConfig",
         "AssistantMessage",
         "AssistantMessageError",
         "AsyncHookJSONOutput",
@@ -490,6 +493,7 @@ if TYPE_CHECKING:
         "ThinkingDisplay",
         "ToolAnnotations",
         "ToolCall",
+        "ToolConfig",
         "ToolInputDelta",
         "ToolPermissionContext",
         "ToolResultBlock",

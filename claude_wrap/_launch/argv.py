@@ -145,6 +145,9 @@ def _prompt_flags(b: _Builder, options: ClaudeAgentOptions) -> None:
     append = options.append_system_prompt
     if sp is None:
         b.flag("--system-prompt", "")
+    elif isinstance(sp, list):
+        # In blocks, as the TypeScript SDK sends them: through initialize.
+        b.initialize["systemPrompt"] = [str(block) for block in sp]
     elif isinstance(sp, str):
         b.long_value("--system-prompt", "--system-prompt-file", sp)
     else:
@@ -273,6 +276,19 @@ def _additions(b: _Builder, options: ClaudeAgentOptions) -> None:
         b.flag("--agent", options.agent)
     if options.debug_file is not None:
         b.flag("--debug-file", os.fspath(options.debug_file))
+    elif options.debug:
+        b.flag("--debug")
+    if options.permission_prompts is not None:
+        b.flag("--permission-prompts", options.permission_prompts)
+    if options.project_config_root is not None:
+        b.flag("--project-config-root", os.fspath(options.project_config_root))
+    if options.managed_settings is not None:
+        # Policy stays off the command line, where any local user reads it.
+        b.flag("--await-initialize")
+        b.flag("--managed-settings-in-initialize")
+        b.initialize["managedSettings"] = dict(options.managed_settings)
+    if options.per_task_stop_affordance:
+        b.initialize["perTaskStopAffordance"] = True
     if options.bare:
         b.flag("--bare")
     if options.plan_mode_instructions is not None:
@@ -423,6 +439,9 @@ def _child_env(options: ClaudeAgentOptions, cwd: str | None) -> tuple[dict[str, 
             env.update(context)
     if options.enable_file_checkpointing:
         env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"] = "true"
+    preview = ((options.tool_config or {}).get("ask_user_question") or {}).get("preview_format")
+    if preview is not None:
+        env["CLAUDE_CODE_QUESTION_PREVIEW_FORMAT"] = preview
     if cwd is not None:
         env["PWD"] = cwd
     if not any(k.upper() == STATE_ENV for k in env):

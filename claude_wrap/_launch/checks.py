@@ -94,6 +94,17 @@ def check_options(options: ClaudeAgentOptions) -> None:
     sp = options.system_prompt
     if options.append_system_prompt is not None and isinstance(sp, Mapping) and "append" in sp:
         raise ValueError("append_system_prompt and system_prompt['append'] both set; use one")
+    if isinstance(sp, list) and not all(isinstance(block, str) for block in sp):
+        raise ValueError("ClaudeAgentOptions.system_prompt: a list holds strings (the prompt's blocks)")
+    if options.permission_prompts not in (None, "host", "none"):
+        raise ValueError(
+            f"ClaudeAgentOptions.permission_prompts is 'host' or 'none', got {options.permission_prompts!r}"
+        )
+    if options.managed_settings is not None and not isinstance(options.managed_settings, Mapping):
+        raise ValueError("ClaudeAgentOptions.managed_settings is a dict of settings")
+    preview = ((options.tool_config or {}).get("ask_user_question") or {}).get("preview_format")
+    if preview not in (None, "markdown", "html"):
+        raise ValueError(f"tool_config['ask_user_question']['preview_format'] is 'markdown' or 'html', got {preview!r}")
 
 
 def _is_pydantic_model(value: Any) -> bool:
@@ -287,6 +298,8 @@ _WORD_OPTIONS = (
     "append_subagent_system_prompt",
     "agent",
     "debug_file",
+    "permission_prompts",
+    "project_config_root",
     "effort",
     "cwd",
     "user",

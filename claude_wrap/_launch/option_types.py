@@ -10,6 +10,8 @@ from typing_extensions import NotRequired, TypedDict
 
 __all__ = [
     "BUILTIN_TOOL_NAMES",
+    "SYSTEM_PROMPT_DYNAMIC_BOUNDARY",
+    "AskUserQuestionConfig",
     "SandboxIgnoreViolations",
     "SandboxNetworkConfig",
     "SandboxSettings",
@@ -24,9 +26,31 @@ __all__ = [
     "ThinkingConfigDisabled",
     "ThinkingConfigEnabled",
     "ThinkingDisplay",
+    "ToolConfig",
     "ToolsPreset",
     "check_skills",
 ]
+
+SYSTEM_PROMPT_DYNAMIC_BOUNDARY = "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__"
+"""An element of a ``system_prompt`` list that marks where the part every
+session shares (before it: eligible for prompt caching across sessions)
+ends and the session's own part begins (the TypeScript SDK's constant)."""
+
+
+class AskUserQuestionConfig(TypedDict):
+    """How the model's multiple-choice questions are described to it."""
+
+    preview_format: NotRequired[Literal["markdown", "html"]]
+    """What an option's ``preview`` holds: Markdown or ASCII (the default,
+    for a terminal) or self-contained HTML fragments (for a web UI)."""
+
+
+class ToolConfig(TypedDict):
+    """Settings of built-in tools (``ClaudeAgentOptions.tool_config``; the
+    TypeScript SDK's ``toolConfig``)."""
+
+    ask_user_question: NotRequired[AskUserQuestionConfig]
+
 
 SdkBeta = Literal["context-1m-2025-08-07"]
 """A beta the binary can ask the API for (``ClaudeAgentOptions.betas``)."""

@@ -34,6 +34,7 @@ from claude_wrap._launch.option_types import (
     SystemPromptPreset,
     TaskBudget,
     ThinkingConfig,
+    ToolConfig,
     ToolsPreset,
 )
 from claude_wrap._mcp.config import McpServerConfig
@@ -83,12 +84,14 @@ class ClaudeAgentOptions:
     """Base set of built-in tools: a list of names, ``[]`` for none, or the preset."""
     allowed_tools: list[str] = field(default_factory=list)
     """Permission rules that auto-approve tools (``"Bash"``, ``"Bash(git:*)"``)."""
-    system_prompt: Union[str, SystemPromptPreset, SystemPromptCustom, SystemPromptFile, None] = None
+    system_prompt: Union[str, list[str], SystemPromptPreset, SystemPromptCustom, SystemPromptFile, None] = None
     """``None`` (the default): a minimal prompt (``--system-prompt ""``); a
     string (or ``{"type": "custom", "prompt": ...}``) is the prompt; the
     preset ``{"type": "preset", "preset": "claude_code"}`` is the binary's
     full Claude Code prompt, extended by its ``append``; a file is read by
-    the binary."""
+    the binary. Our addition, as in the TypeScript SDK: a list of strings is
+    the prompt in blocks, where an element ``SYSTEM_PROMPT_DYNAMIC_BOUNDARY``
+    splits the part sessions share from the session's own."""
     mcp_servers: Union[dict[str, McpServerConfig], str, Path] = field(default_factory=dict)
     """MCP servers by name (stdio, SSE, HTTP, or in-process ones from
     ``create_sdk_mcp_server``), or the path of an MCP JSON config file."""
@@ -250,6 +253,28 @@ class ClaudeAgentOptions:
     session (only for sandboxes with no network)."""
     debug_file: Union[str, Path, None] = None
     """Write the binary's debug log to this file."""
+    debug: bool = False
+    """The binary's debug log on its stderr (``--debug``; with ``debug_file``, the file wins)."""
+    permission_prompts: Optional[Literal["host", "none"]] = None
+    """Who answers permission prompts: ``"host"`` (the binary's default:
+    ``can_use_tool`` or ``permission_prompt_tool_name``), or ``"none"``:
+    rules, the permission mode and hooks still decide, and a call that would
+    prompt is denied at once (the model is told there is nobody to ask)."""
+    project_config_root: Union[str, Path, None] = None
+    """The checkout ``cwd`` is a worktree of: project settings, ``.mcp.json``
+    and the ``.claude`` trees (commands, agents, skills, output styles) are
+    read from there instead of from ``cwd``."""
+    managed_settings: Optional[dict[str, Any]] = None
+    """Policy-tier settings from this host (restrictive settings only bind:
+    the binary drops what would widen other sources). Sent in ``initialize``,
+    not on the command line; the binary refuses to start without them if
+    they cannot be used."""
+    per_task_stop_affordance: bool = False
+    """Tell the binary this host can stop background tasks one at a time
+    (``stop_task``): an interrupt then spares running background agents and
+    stops only the turn."""
+    tool_config: Optional[ToolConfig] = None
+    """Settings of built-in tools, e.g. ``{"ask_user_question": {"preview_format": "html"}}``."""
     session_store_flush_timeout: float = 5.0
     """Seconds one flush to ``session_store`` may take, retries included: a
     result waits at most this long for its transcript entries to reach the

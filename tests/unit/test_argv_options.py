@@ -153,6 +153,45 @@ def test_flags_for_agent_hooks_events_debug_and_bypass() -> None:
     assert "--include-hook-events" in argv and "--allow-dangerously-skip-permissions" in argv
 
 
+def test_the_typescript_sdks_options() -> None:
+    result = launch(
+        permission_prompts="none",
+        project_config_root="/srv/checkout",
+        managed_settings={"permissions": {"deny": ["Bash"]}},
+        per_task_stop_affordance=True,
+        debug=True,
+        tool_config={"ask_user_question": {"preview_format": "html"}},
+        system_prompt=["shared", "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__", "own"],
+    )
+    argv, init = result.argv, result.initialize
+    assert after(argv, "--permission-prompts") == "none"
+    assert after(argv, "--project-config-root") == "/srv/checkout"
+    # Policy goes in initialize, never on the command line.
+    assert "--managed-settings-in-initialize" in argv and "--await-initialize" in argv
+    assert init["managedSettings"] == {"permissions": {"deny": ["Bash"]}} and "deny" not in " ".join(argv)
+    assert init["perTaskStopAffordance"] is True and "--debug" in argv
+    assert result.env["CLAUDE_CODE_QUESTION_PREVIEW_FORMAT"] == "html"
+    assert init["systemPrompt"] == ["shared", "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__", "own"]
+    assert "--system-prompt" not in argv
+    # Unset, none of them is sent: official programs get the official command line.
+    plain = launch()
+    assert not {"--permission-prompts", "--project-config-root", "--debug", "--await-initialize"} & set(plain.argv)
+    assert not {"managedSettings", "perTaskStopAffordance", "systemPrompt"} & plain.initialize.keys()
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"permission_prompts": "nobody"},
+        {"system_prompt": ["a", 1]},
+        {"tool_config": {"ask_user_question": {"preview_format": "pdf"}}},
+    ],
+)
+def test_the_typescript_sdks_options_refuse_bad_values(fields: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        ClaudeAgentOptions(**fields)
+
+
 def test_long_subagent_prompt_goes_through_a_file() -> None:
     result = launch(append_subagent_system_prompt="x" * 200_000)
     assert "--append-subagent-system-prompt-file" in result.argv
