@@ -74,6 +74,14 @@ AssistantMessageError = Literal[
     "invalid_request",
     "server_error",
     "unknown",
+    # The TypeScript SDK 0.3.333 names these too (the official Python package the six above).
+    "oauth_org_not_allowed",
+    "account_on_hold",
+    "verification_required",
+    "overloaded",
+    "model_not_found",
+    "max_output_tokens",
+    "cloud_credential_error",
 ]
 """Why the binary wrote a synthetic assistant message (``AssistantMessage.error``)."""
 

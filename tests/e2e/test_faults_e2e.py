@@ -16,6 +16,7 @@ from _e2e import Options, bash, run, tool_results
 from _procs import processes_where, wait_until
 
 from claude_wrap import (
+    AssistantMessage,
     ClaudeSDKClient,
     HookMatcher,
     InitSystemMessage,
@@ -47,11 +48,16 @@ async def test_stopped_binary_trips_the_watchdog(
 
 
 @pytest.mark.parametrize(
-    ("status", "extra"),
-    [(401, {}), (429, {"retry_after": 1}), (529, {}), (400, {})],
+    ("status", "extra", "error"),
+    [
+        (401, {}, "authentication_failed"),
+        (429, {"retry_after": 1}, "rate_limit"),
+        (529, {}, "server_error"),  # binary 2.1.332's reading of these two
+        (400, {}, "unknown"),
+    ],
 )
 async def test_api_errors_end_with_a_typed_outcome(
-    status: int, extra: dict[str, Any], scripted_model: ScriptedModel, make_options: Options
+    status: int, extra: dict[str, Any], error: str, scripted_model: ScriptedModel, make_options: Options
 ) -> None:
     scripted_model.add(Reply.error(status, f"scripted {status}", **extra).sticky())
     seen: list[Any] = []
@@ -61,8 +67,22 @@ async def test_api_errors_end_with_a_typed_outcome(
                 seen.append(message)
     assert isinstance(seen[-1], ResultMessage) and seen[-1].is_error
     assert seen[-1].outcome == "api_error"  # its subtype says "success"
+    assert [m.error for m in seen if isinstance(m, AssistantMessage) and m.error] == [error]
     assert info.value.api_error_status == status
     assert str(status) in str(info.value)
+
+
+async def test_a_reply_cut_at_max_tokens_is_marked(scripted_model: ScriptedModel, make_options: Options) -> None:
+    # A value the TypeScript SDK names and the official Python package does not.
+    scripted_model.add(Reply.text("cut sh", stop_reason="max_tokens").sticky())
+    seen: list[Any] = []
+    with anyio.fail_after(60):
+        try:
+            async for message in query(prompt="hi", options=make_options()):
+                seen.append(message)
+        except ResultError:
+            pass
+    assert "max_output_tokens" in [m.error for m in seen if isinstance(m, AssistantMessage)]
 
 
 async def test_hook_returning_garbage_fails_like_a_raising_one(
