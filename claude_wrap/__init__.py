@@ -77,7 +77,8 @@ _SURFACE: dict[str, str] = {
         "RedactedThinkingBlock ResultMessage ServerToolResultBlock ServerToolUseBlock SignatureDelta StreamEvent "
         "SystemMessage TaskNotificationMessage TaskProgressMessage TaskStartedMessage TaskUpdatedMessage TextBlock "
         "TextDelta ThinkingBlock ThinkingDelta ToolInputDelta ToolResultBlock ToolUseBlock UnknownBlock "
-        "UnknownDelta UnknownMessage UserMessage"
+        "UnknownDelta UnknownMessage UserMessage ActiveGoalMessage AuthStatusMessage PromptSuggestionMessage "
+        "ToolProgressMessage ToolUseSummaryMessage"
     ),
     "_wire.stream": "StreamAccumulator types: Shown TextChunk ThinkingChunk ToolCall",
     "_wire.hooks": (
@@ -450,7 +451,9 @@ if TYPE_CHECKING:
         WorktreeRemoveHookInput as WorktreeRemoveHookInput,
     )
     from claude_wrap._wire.messages import (
+        ActiveGoalMessage as ActiveGoalMessage,
         AssistantMessage as AssistantMessage,
+        AuthStatusMessage as AuthStatusMessage,
         CallbackTimeoutMessage as CallbackTimeoutMessage,
         CitationsDelta as CitationsDelta,
         ContentBlock as ContentBlock,
@@ -461,6 +464,7 @@ if TYPE_CHECKING:
         ImageBlock as ImageBlock,
         Message as Message,
         MirrorErrorMessage as MirrorErrorMessage,
+        PromptSuggestionMessage as PromptSuggestionMessage,
         RateLimitEvent as RateLimitEvent,
         RateLimitInfo as RateLimitInfo,
         RedactedThinkingBlock as RedactedThinkingBlock,
@@ -479,8 +483,10 @@ if TYPE_CHECKING:
         ThinkingBlock as ThinkingBlock,
         ThinkingDelta as ThinkingDelta,
         ToolInputDelta as ToolInputDelta,
+        ToolProgressMessage as ToolProgressMessage,
         ToolResultBlock as ToolResultBlock,
         ToolUseBlock as ToolUseBlock,
+        ToolUseSummaryMessage as ToolUseSummaryMessage,
         UnknownBlock as UnknownBlock,
         UnknownDelta as UnknownDelta,
         UnknownMessage as UnknownMessage,
@@ -552,6 +558,7 @@ if TYPE_CHECKING:
         "ANSWER_LATER",
         "ASK_USER_QUESTION",
         "AccountInfo",
+        "ActiveGoalMessage",
         "AgentDefinition",
         "AgentInfo",
         "AnswerLater",
@@ -560,6 +567,7 @@ if TYPE_CHECKING:
         "AssistantMessage",
         "AssistantMessageError",
         "AsyncHookJSONOutput",
+        "AuthStatusMessage",
         "AuthenticationError",
         "BUILTIN_TOOL_NAMES",
         "BackgroundTaskSummary",
@@ -686,6 +694,7 @@ if TYPE_CHECKING:
         "PreToolUseHookInput",
         "PreToolUseHookSpecificOutput",
         "ProcessError",
+        "PromptSuggestionMessage",
         "RateLimitEvent",
         "RateLimitInfo",
         "RateLimitStatus",
@@ -799,8 +808,10 @@ if TYPE_CHECKING:
         "ToolConfig",
         "ToolInputDelta",
         "ToolPermissionContext",
+        "ToolProgressMessage",
         "ToolResultBlock",
         "ToolUseBlock",
+        "ToolUseSummaryMessage",
         "ToolsPreset",
         "Transport",
         "TransportClosedError",

@@ -65,6 +65,7 @@ from claude_wrap._run.extension import Extension, overridden
 from claude_wrap._run.responder import Responder
 from claude_wrap._run.run_end import DEFAULT_CEILING_MS, RunLedger
 from claude_wrap._wire.codec import (
+    UNKNOWN_KINDS,
     ControlCancel,
     ControlRequest,
     ControlResponseIn,
@@ -678,11 +679,12 @@ class Connection:
         elif type(frame) is ControlCancel:
             self.responder.withdraw(frame.request_id)
         else:
-            if type(frame) is UnknownMessage:
-                if frame.type in self._taps:
-                    self._taps[frame.type](frame)
+            if type(frame) in UNKNOWN_KINDS:
+                unknown = cast(UnknownMessage, frame)
+                if unknown.type in self._taps:
+                    self._taps[unknown.type](unknown)
                     return
-                if is_unrecognized(frame) and not self.keep_unrecognized:
+                if is_unrecognized(unknown) and not self.keep_unrecognized:
                     return  # as the official package does; the codec logged it
             message = cast(Message, frame)  # the control frames went above
             if self._observe(message, line):

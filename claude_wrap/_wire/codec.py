@@ -40,7 +40,9 @@ import msgspec.json
 
 from claude_wrap._exceptions import CLIJSONDecodeError
 from claude_wrap._wire.messages import (
+    ActiveGoalMessage,
     AssistantMessage,
+    AuthStatusMessage,
     CallbackTimeoutMessage,
     ContentBlock,
     ConversationResetMessage,
@@ -49,6 +51,7 @@ from claude_wrap._wire.messages import (
     ImageBlock,
     Message,
     MirrorErrorMessage,
+    PromptSuggestionMessage,
     RateLimitEvent,
     RateLimitInfo,
     RedactedThinkingBlock,
@@ -63,8 +66,10 @@ from claude_wrap._wire.messages import (
     TaskUpdatedMessage,
     TextBlock,
     ThinkingBlock,
+    ToolProgressMessage,
     ToolResultBlock,
     ToolUseBlock,
+    ToolUseSummaryMessage,
     UnknownBlock,
     UnknownMessage,
     UserMessage,
@@ -822,15 +827,76 @@ def decode_line(line: bytes, *, keep_unrecognized: bool = False) -> Message | No
     """
     frame = decode_frame(line, keep_unrecognized=keep_unrecognized)
     kind = type(frame)
-    if kind in _CONTROL_FRAMES or (kind is UnknownMessage and not keep_unrecognized and is_unrecognized(frame)):
+    if kind in _CONTROL_FRAMES or (kind in UNKNOWN_KINDS and not keep_unrecognized and is_unrecognized(frame)):
         return None
     return frame  # type: ignore[return-value]  # not a control frame
+
+
+UNKNOWN_KINDS = frozenset(
+    (UnknownMessage, ToolProgressMessage, ToolUseSummaryMessage, AuthStatusMessage, PromptSuggestionMessage,
+     ActiveGoalMessage)
+)  # fmt: skip
+"""``UnknownMessage`` and its typed kinds: what the official package drops
+(for ``type()`` tests on the hot path)."""
 
 
 def is_unrecognized(frame: object) -> bool:
     """True for an ``UnknownMessage`` of a type nobody models (not a
     malformed known frame, which is always delivered)."""
     return isinstance(frame, UnknownMessage) and frame.error is None
+
+
+# --------------------------------------------------------------------------
+# Frames the official package drops, typed where the TypeScript SDK types them.
+# --------------------------------------------------------------------------
+
+
+def _typed(value: Any, kind: type | tuple[type, ...], default: Any) -> Any:
+    return value if isinstance(value, kind) and not (kind is not bool and isinstance(value, bool)) else default
+
+
+def _strings(value: Any) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def _ids(data: dict[str, Any]) -> dict[str, Any]:
+    return {"uuid": _opt_str(data.get("uuid")), "session_id": _opt_str(data.get("session_id"))}
+
+
+def _unmodelled(kind: str, data: dict[str, Any]) -> UnknownMessage:
+    """An ``UnknownMessage``, of the typed subclass where there is one."""
+    subtype = _opt_str(data.get("subtype"))
+    if kind == "tool_progress":
+        return ToolProgressMessage(
+            kind,
+            subtype,
+            data,
+            tool_use_id=_typed(data.get("tool_use_id"), str, ""),
+            tool_name=_typed(data.get("tool_name"), str, ""),
+            parent_tool_use_id=_opt_str(data.get("parent_tool_use_id")),
+            elapsed_time_seconds=float(_typed(data.get("elapsed_time_seconds"), (int, float), 0.0)),
+            heartbeat=data.get("heartbeat") is True,
+            task_id=_opt_str(data.get("task_id")),
+            **_ids(data),
+        )
+    if kind == "tool_use_summary":
+        return ToolUseSummaryMessage(
+            kind, subtype, data, summary=_typed(data.get("summary"), str, ""),
+            preceding_tool_use_ids=_strings(data.get("preceding_tool_use_ids")), **_ids(data),
+        )  # fmt: skip
+    if kind == "auth_status":
+        return AuthStatusMessage(
+            kind, subtype, data, is_authenticating=data.get("isAuthenticating") is True,
+            output=_strings(data.get("output")), auth_error=_opt_str(data.get("error")), **_ids(data),
+        )  # fmt: skip
+    if kind == "prompt_suggestion":
+        return PromptSuggestionMessage(
+            kind, subtype, data, suggestion=_typed(data.get("suggestion"), str, ""), **_ids(data)
+        )
+    if kind == "active_goal":
+        value = data.get("value")
+        return ActiveGoalMessage(kind, subtype, data, value=value if isinstance(value, dict) else None, **_ids(data))
+    return UnknownMessage(kind, subtype, data)
 
 
 # --------------------------------------------------------------------------
@@ -853,7 +919,7 @@ def _decode_slow(line: bytes, keep: bool) -> Frame:
         if not isinstance(kind, str) or not kind:
             return _malformed(data, "the frame has no `type`")
         log.debug("claude_wrap: frame of unknown type %r", kind)
-        return UnknownMessage(kind, _opt_str(data.get("subtype")), data)
+        return _unmodelled(kind, data)
     if wire_type in _CONTROL_TYPES:
         try:  # a control frame that failed once fails again, saying why
             _frame_decoder.decode(line)

@@ -673,6 +673,72 @@ class UnknownMessage:
     error: str | None = None
 
 
+# -- frames the official package drops, typed (they arrive with keep_unrecognized) --
+#
+# Each is an UnknownMessage too, so code written against keep_unrecognized's
+# UnknownMessage keeps working; the fields are read leniently from ``data``
+# (a value of the wrong type reads as the default), never failing the frame.
+
+
+@dataclass
+class ToolProgressMessage(UnknownMessage):
+    """A tool (or a hook standing in for one, with ``heartbeat``) is still
+    running: the TypeScript SDK's ``tool_progress``."""
+
+    tool_use_id: str = ""
+    tool_name: str = ""
+    parent_tool_use_id: str | None = None
+    elapsed_time_seconds: float = 0.0
+    heartbeat: bool = False
+    task_id: str | None = None
+    uuid: str | None = None
+    session_id: str | None = None
+
+
+@dataclass
+class ToolUseSummaryMessage(UnknownMessage):
+    """A one-line summary of the tool calls before it (``tool_use_summary``;
+    the binary writes them with ``CLAUDE_CODE_EMIT_TOOL_USE_SUMMARIES=1``)."""
+
+    summary: str = ""
+    preceding_tool_use_ids: list[str] = field(default_factory=list)
+    uuid: str | None = None
+    session_id: str | None = None
+
+
+@dataclass
+class AuthStatusMessage(UnknownMessage):
+    """Progress of a sign-in the binary runs (``auth_status``); its ``error``
+    is ``auth_error`` here (``error`` says why a frame did not decode)."""
+
+    is_authenticating: bool = False
+    output: list[str] = field(default_factory=list)
+    auth_error: str | None = None
+    uuid: str | None = None
+    session_id: str | None = None
+
+
+@dataclass
+class PromptSuggestionMessage(UnknownMessage):
+    """A prompt the user might send next (``prompt_suggestion``, with
+    ``ClaudeAgentOptions.prompt_suggestions``)."""
+
+    suggestion: str = ""
+    uuid: str | None = None
+    session_id: str | None = None
+
+
+@dataclass
+class ActiveGoalMessage(UnknownMessage):
+    """The session's ``/goal`` changed (``active_goal``): ``value`` holds
+    ``condition``, ``iterations``, ``set_at``, ``tokens_at_start`` and
+    ``last_reason``, or is ``None`` once the goal is cleared."""
+
+    value: dict[str, Any] | None = None
+    uuid: str | None = None
+    session_id: str | None = None
+
+
 Message = Union[
     UserMessage,
     AssistantMessage,

@@ -857,3 +857,48 @@ def test_message_union_covers_decoded_types() -> None:
     for line in (INIT, ASSISTANT_TEXT, USER_TOOL_RESULT, RESULT_SUCCESS, STREAM_EVENT_DELTA, RATE_LIMIT_EVENT):
         m = decode_line(line)
         assert any(isinstance(m, cls) for cls in members)
+
+
+# Frames the TypeScript SDK types and the official package drops, in the
+# TypeScript SDK 0.3.333's shapes (tool_progress and tool_use_summary are
+# seen from the real binary in tests/e2e/test_stream_extras_e2e.py).
+TYPED_EXTRAS: list[tuple[dict[str, Any], str, dict[str, Any]]] = [
+    (
+        {"type": "auth_status", "isAuthenticating": True, "output": ["Opening browser"], "error": "denied",
+         "uuid": "u1", "session_id": "s1"},
+        "AuthStatusMessage",
+        {"is_authenticating": True, "output": ["Opening browser"], "auth_error": "denied", "error": None},
+    ),
+    (
+        {"type": "prompt_suggestion", "suggestion": "run the tests", "uuid": "u2", "session_id": "s2"},
+        "PromptSuggestionMessage",
+        {"suggestion": "run the tests", "session_id": "s2"},
+    ),
+    (
+        {"type": "active_goal", "value": {"condition": "tests pass", "iterations": 2, "set_at": 1, "tokens_at_start": 5},
+         "uuid": "u3", "session_id": "s3"},
+        "ActiveGoalMessage",
+        {"value": {"condition": "tests pass", "iterations": 2, "set_at": 1, "tokens_at_start": 5}},
+    ),
+    ({"type": "active_goal", "value": None, "uuid": "u4", "session_id": "s4"}, "ActiveGoalMessage", {"value": None}),
+    (
+        {"type": "tool_progress", "tool_use_id": "t", "tool_name": "Bash", "parent_tool_use_id": None,
+         "elapsed_time_seconds": "soon", "uuid": "u5", "session_id": "s5"},
+        "ToolProgressMessage",
+        {"tool_name": "Bash", "elapsed_time_seconds": 0.0, "heartbeat": False},  # a bad value reads as the default
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("frame", "cls", "fields"), TYPED_EXTRAS)
+def test_frames_the_official_package_drops_decode_typed(
+    frame: dict[str, Any], cls: str, fields: dict[str, Any]
+) -> None:
+    import claude_wrap
+
+    line = json.dumps(frame).encode()
+    message = decode_line(line, keep_unrecognized=True)
+    assert type(message) is getattr(claude_wrap, cls) and isinstance(message, UnknownMessage)
+    assert message.type == frame["type"] and message.data == frame
+    assert {name: getattr(message, name) for name in fields} == fields
+    assert decode_line(line) is None  # dropped unless asked for, as officially
