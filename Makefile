@@ -78,6 +78,7 @@ bump: $(STAMP)
 	$(PY) scripts/fetch_binary.py
 	$(PY) scripts/binary_facts.py --write
 	$(OFFICIAL_PY) scripts/official_surface.py
+	$(PY) scripts/ts_surface.py --write
 
 clean:
 	rm -rf $(VENV) build dist

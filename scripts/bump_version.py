@@ -40,6 +40,7 @@ _VERSION = re.compile(r"^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$")
 
 ViewFn = Callable[[str], str]
 PackFn = Callable[[str, Path], Path]
+VersionsFn = Callable[[str], list[str]]
 
 
 def _fetch_module() -> ModuleType:
@@ -74,6 +75,39 @@ def npm_view_integrity(spec: str) -> str:
     return value
 
 
+def npm_view_versions(package: str) -> list[str]:
+    """``npm view <package> versions`` through the user's npm configuration."""
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SystemExit("bump_version: npm was not found on PATH")
+    proc = subprocess.run(
+        [npm, "view", package, "versions", "--json"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        check=False,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise RuntimeError(f"`npm view {package} versions` failed:\n{proc.stderr.strip()}")
+    value: Any = json.loads(proc.stdout or "[]")
+    return [value] if isinstance(value, str) else [str(v) for v in value]
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in re.findall(r"\d+", version.split("-")[0]))
+
+
+def published(package: str, platforms: list[str], versions: VersionsFn) -> tuple[str | None, dict[str, list[str]]]:
+    """The newest version every platform package has, and each newer version
+    that only some have (a release still being published), with the
+    platforms that have it."""
+    held = {platform: set(versions(f"{package}-{platform}")) for platform in platforms}
+    everywhere = set.intersection(*held.values()) if held else set()
+    newest = max(everywhere, key=_key) if everywhere else None
+    partial: dict[str, list[str]] = {}
+    for version in set.union(*held.values()) - everywhere if held else set():
+        if newest is None or _key(version) > _key(newest):
+            partial[version] = sorted(p for p, have in held.items() if version in have)
+    return newest, dict(sorted(partial.items(), key=lambda item: _key(item[0])))
+
+
 def npm_pack(spec: str, dest: Path) -> Path:
     """``npm pack <spec>`` into ``dest`` through the user's npm configuration."""
     tarball, _ = _fetch_module()._npm_pack(spec, dest)
@@ -105,12 +139,15 @@ def bump(
     force: bool = False,
     view: ViewFn = npm_view_integrity,
     pack: PackFn = npm_pack,
+    versions: VersionsFn | None = npm_view_versions,
     log: Callable[[str], None] = lambda msg: print(msg, file=sys.stderr, flush=True),
 ) -> dict[str, Any]:
     """Compute the manifest for ``version``; write it unless ``dry_run``. Returns it.
 
     The version already pinned is left alone (eight downloads for nothing)
-    unless ``force``.
+    unless ``force``. With ``versions`` (``npm view ... versions``), a version
+    not every platform package has yet is refused, naming the newest one they
+    all have, and newer versions that only some have are named as waiting.
     """
     if not _VERSION.match(version):
         raise ValueError(f"not a version: {version!r}")
@@ -120,6 +157,17 @@ def bump(
         log(f"Claude Code {version} is already pinned in {manifest_path}; --force hashes it again")
         return dict(old)
     package = old["package"]
+    if versions is not None:
+        newest, partial = published(package, list(old["platforms"]), versions)
+        for waiting, have in partial.items():
+            log(
+                f"{waiting} is only partly published: {len(have)} of {len(old['platforms'])} platforms ({', '.join(have)})"
+            )
+        if version in partial or (newest is not None and version not in partial and _key(version) > _key(newest)):
+            raise RuntimeError(
+                f"Claude Code {version} is not published for every platform; "
+                f"the newest version all {len(old['platforms'])} have is {newest}"
+            )
     platforms: dict[str, Any] = {}
     for platform, entry in old["platforms"].items():
         spec = f"{package}-{platform}@{version}"

@@ -105,6 +105,31 @@ def _tarball(path: Path, name: str, content: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
 
 
+def everywhere(package: str) -> list[str]:
+    """``npm view <platform package> versions`` of a release every platform has."""
+    return ["9.8.6", "9.8.7"]
+
+
+def test_bump_version_refuses_a_release_not_every_platform_has(tmp_path: Path) -> None:
+    # Two platforms are at 9.8.8 already, the other six not yet.
+    manifest = tmp_path / "claude-code.json"
+    manifest.write_text((ROOT / "vendor" / "claude-code.json").read_text())
+    before = manifest.read_text()
+    early = ("linux-x64", "linux-arm64")
+
+    def versions(package: str) -> list[str]:
+        return ["9.8.6", "9.8.7", "9.8.8"] if package.endswith(early) else ["9.8.6", "9.8.7"]
+
+    logged: list[str] = []
+    with pytest.raises(RuntimeError, match="newest version all 8 have is 9.8.7"):
+        bv.bump("9.8.8", manifest_path=manifest, view=lambda s: "", pack=lambda s, d: d, versions=versions,
+                log=logged.append)  # fmt: skip
+    assert manifest.read_text() == before
+    assert logged == ["9.8.8 is only partly published: 2 of 8 platforms (linux-arm64, linux-x64)"]
+    package = json.loads(before)["package"]
+    assert bv.published(package, [*json.loads(before)["platforms"]], versions) == ("9.8.7", {"9.8.8": sorted(early)})
+
+
 def test_bump_version_pins_every_platform(tmp_path: Path) -> None:
     manifest = tmp_path / "claude-code.json"
     old = json.loads((ROOT / "vendor" / "claude-code.json").read_text())
@@ -122,11 +147,13 @@ def test_bump_version_pins_every_platform(tmp_path: Path) -> None:
     def pack(spec: str, dest: Path) -> Path:
         return tarballs[spec][0]
 
-    dry = bv.bump("9.8.7", manifest_path=manifest, dry_run=True, view=view, pack=pack, log=lambda m: None)
+    dry = bv.bump(
+        "9.8.7", manifest_path=manifest, dry_run=True, view=view, pack=pack, versions=everywhere, log=lambda m: None
+    )
     assert json.loads(manifest.read_text()) == old  # untouched
     assert dry["platforms"]["linux-x64"]["sha256"] is None
 
-    new = bv.bump("9.8.7", manifest_path=manifest, view=view, pack=pack, log=lambda m: None)
+    new = bv.bump("9.8.7", manifest_path=manifest, view=view, pack=pack, versions=everywhere, log=lambda m: None)
     assert json.loads(manifest.read_text()) == new
     assert new["version"] == "9.8.7" and set(new["platforms"]) == set(old["platforms"])
     entry = new["platforms"]["win32-x64"]
@@ -136,9 +163,16 @@ def test_bump_version_pins_every_platform(tmp_path: Path) -> None:
 
     # The pinned version again: nothing fetched, nothing written, unless forced.
     stamp = manifest.stat().st_mtime_ns
-    assert bv.bump("9.8.7", manifest_path=manifest, view=view, pack=pack, log=lambda m: None) == new
+    assert (
+        bv.bump("9.8.7", manifest_path=manifest, view=view, pack=pack, versions=everywhere, log=lambda m: None) == new
+    )
     assert len(viewed) == 16 and manifest.stat().st_mtime_ns == stamp
-    assert bv.bump("9.8.7", manifest_path=manifest, force=True, view=view, pack=pack, log=lambda m: None) == new
+    assert (
+        bv.bump(
+            "9.8.7", manifest_path=manifest, force=True, view=view, pack=pack, versions=everywhere, log=lambda m: None
+        )
+        == new
+    )
     assert len(viewed) == 24
 
 
@@ -152,6 +186,11 @@ def test_bump_version_refuses_a_tarball_that_does_not_match(tmp_path: Path) -> N
     _tarball(tgz, "claude", b"x")
     with pytest.raises(BinaryVerificationError):
         bv.bump(
-            "9.8.7", manifest_path=manifest, view=lambda s: "sha512-AAAA", pack=lambda s, d: tgz, log=lambda m: None
+            "9.8.7",
+            manifest_path=manifest,
+            view=lambda s: "sha512-AAAA",
+            pack=lambda s, d: tgz,
+            versions=everywhere,
+            log=lambda m: None,
         )
     assert manifest.read_text() == before
