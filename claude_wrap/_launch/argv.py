@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from claude_wrap._exceptions import CLIConnectionError
 from claude_wrap._launch.checks import OptionsWarning, check_launch
+from claude_wrap._launch.option_types import question_preview_format
 from claude_wrap._mcp.config import wire_config
 
 if TYPE_CHECKING:
@@ -439,9 +440,9 @@ def _child_env(options: ClaudeAgentOptions, cwd: str | None) -> tuple[dict[str, 
             env.update(context)
     if options.enable_file_checkpointing:
         env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"] = "true"
-    preview = ((options.tool_config or {}).get("ask_user_question") or {}).get("preview_format")
+    preview = question_preview_format(options.tool_config)
     if preview is not None:
-        env["CLAUDE_CODE_QUESTION_PREVIEW_FORMAT"] = preview
+        env["CLAUDE_CODE_QUESTION_PREVIEW_FORMAT"] = str(preview)
     if cwd is not None:
         env["PWD"] = cwd
     if not any(k.upper() == STATE_ENV for k in env):

@@ -23,9 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from claude_wrap._exceptions import LaunchValueError
-from claude_wrap._launch.option_types import (
-    check_skills,
-)
+from claude_wrap._launch.option_types import check_skills, question_preview_format
 from claude_wrap._mcp.config import check_server_config
 
 if TYPE_CHECKING:
@@ -102,7 +100,7 @@ def check_options(options: ClaudeAgentOptions) -> None:
         )
     if options.managed_settings is not None and not isinstance(options.managed_settings, Mapping):
         raise ValueError("ClaudeAgentOptions.managed_settings is a dict of settings")
-    preview = ((options.tool_config or {}).get("ask_user_question") or {}).get("preview_format")
+    preview = question_preview_format(options.tool_config)
     if preview not in (None, "markdown", "html"):
         raise ValueError(f"tool_config['ask_user_question']['preview_format'] is 'markdown' or 'html', got {preview!r}")
 

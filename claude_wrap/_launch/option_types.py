@@ -29,6 +29,7 @@ __all__ = [
     "ToolConfig",
     "ToolsPreset",
     "check_skills",
+    "question_preview_format",
 ]
 
 SYSTEM_PROMPT_DYNAMIC_BOUNDARY = "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__"
@@ -50,6 +51,11 @@ class ToolConfig(TypedDict):
     TypeScript SDK's ``toolConfig``)."""
 
     ask_user_question: NotRequired[AskUserQuestionConfig]
+
+
+def question_preview_format(tool_config: ToolConfig | None) -> object:
+    """``tool_config['ask_user_question']['preview_format']``, or ``None`` where unset."""
+    return ((tool_config or {}).get("ask_user_question") or {}).get("preview_format")
 
 
 SdkBeta = Literal["context-1m-2025-08-07"]

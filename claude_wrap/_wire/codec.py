@@ -851,8 +851,8 @@ def is_unrecognized(frame: object) -> bool:
 # --------------------------------------------------------------------------
 
 
-def _typed(value: Any, kind: type | tuple[type, ...], default: Any) -> Any:
-    return value if isinstance(value, kind) and not (kind is not bool and isinstance(value, bool)) else default
+def _seconds(value: Any) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
 def _strings(value: Any) -> list[str]:
@@ -871,17 +871,17 @@ def _unmodelled(kind: str, data: dict[str, Any]) -> UnknownMessage:
             kind,
             subtype,
             data,
-            tool_use_id=_typed(data.get("tool_use_id"), str, ""),
-            tool_name=_typed(data.get("tool_name"), str, ""),
+            tool_use_id=_opt_str(data.get("tool_use_id")) or "",
+            tool_name=_opt_str(data.get("tool_name")) or "",
             parent_tool_use_id=_opt_str(data.get("parent_tool_use_id")),
-            elapsed_time_seconds=float(_typed(data.get("elapsed_time_seconds"), (int, float), 0.0)),
+            elapsed_time_seconds=_seconds(data.get("elapsed_time_seconds")),
             heartbeat=data.get("heartbeat") is True,
             task_id=_opt_str(data.get("task_id")),
             **_ids(data),
         )
     if kind == "tool_use_summary":
         return ToolUseSummaryMessage(
-            kind, subtype, data, summary=_typed(data.get("summary"), str, ""),
+            kind, subtype, data, summary=_opt_str(data.get("summary")) or "",
             preceding_tool_use_ids=_strings(data.get("preceding_tool_use_ids")), **_ids(data),
         )  # fmt: skip
     if kind == "auth_status":
@@ -891,7 +891,7 @@ def _unmodelled(kind: str, data: dict[str, Any]) -> UnknownMessage:
         )  # fmt: skip
     if kind == "prompt_suggestion":
         return PromptSuggestionMessage(
-            kind, subtype, data, suggestion=_typed(data.get("suggestion"), str, ""), **_ids(data)
+            kind, subtype, data, suggestion=_opt_str(data.get("suggestion")) or "", **_ids(data)
         )
     if kind == "active_goal":
         value = data.get("value")

@@ -79,7 +79,7 @@ async def test_project_settings_come_from_the_project_config_root(
 async def test_tool_config_sets_the_question_preview_format(
     scripted_model: ScriptedModel, make_options: Options
 ) -> None:
-    def described(**options: Any) -> str:
+    def described() -> str:
         tools = scripted_model.main_requests[-1].tools
         return json.dumps(next(t for t in tools if t["name"] == "AskUserQuestion"))
 
