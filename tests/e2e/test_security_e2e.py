@@ -22,7 +22,7 @@ from typing import Any
 
 import anyio
 import pytest
-from _procs import processes_where
+from _procs import cmdline, executable, processes_where
 
 from claude_wrap import (
     ClaudeAgentOptions,
@@ -49,10 +49,6 @@ def anyio_backend() -> str:
     return "asyncio"  # nothing here depends on the event loop
 
 
-def _cmdline(pid: int) -> list[str]:
-    return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
-
-
 async def _run_noting_processes(
     options: ClaudeAgentOptions, workdir: Path
 ) -> tuple[list[Any], list[tuple[str, list[str]]]]:
@@ -64,7 +60,9 @@ async def _run_noting_processes(
         async for message in query(prompt="go", options=options):
             messages.append(message)
             if InitSystemMessage.of(message) is not None:
-                processes += [(os.path.realpath(f"/proc/{p}/exe"), _cmdline(p)) for p in processes_where(cwd=workdir)]
+                # A short-lived child listed here may exit before it is read: skip it.
+                seen = [(executable(p), cmdline(p)) for p in processes_where(cwd=workdir)]
+                processes += [(exe, argv) for exe, argv in seen if exe is not None and argv]
     return messages, processes
 
 
@@ -145,8 +143,8 @@ async def test_long_prompt_file_private_during_and_removed_after_with_unicode_pa
             messages.append(message)
             init = InitSystemMessage.of(message)
             if init is not None:
-                (pid,) = [p for p in processes_where(cwd=workdir) if "--system-prompt-file" in _cmdline(p)]
-                argv = _cmdline(pid)
+                (pid,) = [p for p in processes_where(cwd=workdir) if "--system-prompt-file" in cmdline(p)]
+                argv = cmdline(pid)
                 path = argv[argv.index("--system-prompt-file") + 1]
                 seen_file.append(path)
                 info = os.stat(path)

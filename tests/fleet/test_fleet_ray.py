@@ -23,7 +23,7 @@ import anyio
 import pytest
 from _e2e import Options
 from _fleet import CONTINUE, answered, is_resumed, prompt, requests_of, script_tasks
-from _procs import descendants, processes_where
+from _procs import cmdline, descendants, processes_where
 from _ray import ray_cluster
 from _servers import RedisServer
 
@@ -225,7 +225,7 @@ async def test_a_lost_node_s_tasks_go_on_elsewhere_from_the_store_exactly_once(
         # Lost while two of its tasks are in the middle of their tool call
         # (held ones: a task that runs through is never caught half-done).
         def cut_off() -> set[int]:
-            lines = [_cmdline(p) for p in descendants(victim.pid)]
+            lines = [" ".join(cmdline(p)) for p in descendants(victim.pid)]
             found = {int(line.split(f"{marker}-")[1].split()[0]) for line in lines if f"echo {marker}-" in line}
             return {n for n in found if n >= 6}
 
@@ -271,11 +271,3 @@ async def test_a_lost_node_s_tasks_go_on_elsewhere_from_the_store_exactly_once(
     assert {o.index for o in outcomes if o.output == f"done {o.index}"} <= set(ran)
     assert scripted_model.unexpected == []
     assert processes_where(cwd=workdir) == []
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""

@@ -21,6 +21,21 @@ def _read(pid: str, name: str) -> str:
         return ""
 
 
+def cmdline(pid: int) -> list[str]:
+    """The command line of ``pid``; empty once it has exited (a process seen
+    in one listing of /proc may be gone by the time it is read)."""
+    text = _read(str(pid), "cmdline")
+    return text.rstrip("\0").split("\0") if text else []
+
+
+def executable(pid: int) -> str | None:
+    """The resolved executable of ``pid``; ``None`` once it has exited."""
+    try:
+        return os.path.realpath(os.readlink(f"/proc/{pid}/exe"))
+    except OSError:
+        return None
+
+
 def processes_where(*, cwd: Path | None = None, cmdline_contains: str | None = None) -> list[int]:
     """Live pids (zombies included) whose cwd or command line match."""
     found = []
