@@ -106,9 +106,12 @@ async def test_the_budget_stops_the_batch_and_a_stopped_task_resumes_later(
     # Each model reply costs $0.10, so a task costs $0.20: task 1's first
     # reply crosses the budget, and the task stops before its tool call ends.
     # That reply streams slowly, so the binary writes the call (and starts
-    # it) before it has counted what the reply cost.
+    # it) before it has counted what the reply cost. The marker is this
+    # test's own: other tests on other workers run `sleep 30` too.
+    marker = f"fleet-budget-{id(workdir)}"
+
     def command(n: int) -> str:
-        return f"echo {n} >> ran.log" if n != 1 else "echo start && sleep 30 && echo 1 >> ran.log"
+        return f"echo {n} >> ran.log" if n != 1 else f"echo {marker} && sleep 30 && echo 1 >> ran.log"
 
     usage = {"input_tokens": 25_000, "output_tokens": 0}
     script_tasks(scripted_model, range(4), command, usage=usage, slow_calls=[1])
@@ -126,7 +129,7 @@ async def test_the_budget_stops_the_batch_and_a_stopped_task_resumes_later(
         assert isinstance(by_index[n].error, BudgetExceededError)
         assert (by_index[n].attempts, by_index[n].session_id, by_index[n].total_cost_usd) == (0, None, 0)
     assert (workdir / "ran.log").read_text().split() == ["0"]
-    assert processes_where(cwd=workdir) == [] and processes_where(cmdline_contains="sleep 30") == []
+    assert processes_where(cwd=workdir) == [] and processes_where(cmdline_contains=marker) == []
 
     # Later, in another batch: the stopped task goes on in its session.
     (resumed,) = await _all(run_many([Task(prompt(1), resume=stopped.session_id)], options=options))

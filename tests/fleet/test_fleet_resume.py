@@ -75,9 +75,22 @@ async def three_turns(client: ClaudeSDKClient) -> list[str]:
 
 
 async def _attempt(worker: NodeWorker, task: Task, record: TaskRecord, *, kill_when: str | None = None,
-                   workdir: Path | None = None) -> Finished:  # fmt: skip
+                   workdir: Path | None = None, store: SQLiteSessionStore | None = None) -> Finished:  # fmt: skip
     """One attempt on ``worker``; with ``kill_when``, every process of the
-    attempt is killed once a process shows that marker (the machine dies)."""
+    attempt is killed once the job's tool is under way (it wrote ran.log)
+    and ``store`` holds the tool call that started it (the machine dies
+    mid-call). The marker is in the shell's command line from its start, so
+    it alone does not say the job's first command ran."""
+
+    async def mid_call() -> bool:
+        assert store is not None and workdir is not None and kill_when is not None
+        log = workdir / "ran.log"
+        if not processes_where(cmdline_contains=kill_when) or not log.exists() or "job" not in log.read_text():
+            return False
+        if record.session_id is None:
+            return False
+        key: Any = {"project_key": project_key_for_directory(workdir), "session_id": record.session_id}
+        return kill_when in json.dumps(await store.load(key) or [])
 
     async def fold(event: Event) -> None:
         record.fold(event)
@@ -87,9 +100,8 @@ async def _attempt(worker: NodeWorker, task: Task, record: TaskRecord, *, kill_w
         if kill_when is not None:
 
             async def die() -> None:
-                while not processes_where(cmdline_contains=kill_when):
+                while not await mid_call():
                     await anyio.sleep(0.02)
-                await anyio.sleep(0.3)  # the tool call's frames reach the store
                 assert workdir is not None
                 for pid in processes_where(cwd=workdir) + processes_where(cmdline_contains=kill_when):
                     try:
@@ -120,7 +132,7 @@ async def test_a_function_task_resumes_on_another_host_without_asking_again(
         first, second = _two_machines(make_options, store, scripted_model, tmp_path)
         record = TaskRecord()
         task = Task(run=three_turns)
-        lost = await _attempt(first, task, record, kill_when=marker, workdir=workdir)
+        lost = await _attempt(first, task, record, kill_when=marker, workdir=workdir, store=store)
         assert lost.error is not None  # what the dead machine's batch would never have heard
         assert [t.prompt for t in record.turns] == ["remember MANGO", "remember KIWI"]
         assert record.pending is not None and record.pending.prompt == "run the job"
@@ -219,7 +231,7 @@ async def test_a_retry_finds_the_session_by_its_prompt_when_the_node_never_said_
         # Another session in the store, written later: not the one looked for.
         other = "99999999-2222-4333-8444-555555555555"
         record = TaskRecord(prompt_uuid="0f0f0f0f-1111-4222-8333-444444444444")
-        lost = await _attempt(first, Task("run the job"), record, kill_when=marker, workdir=workdir)
+        lost = await _attempt(first, Task("run the job"), record, kill_when=marker, workdir=workdir, store=store)
         assert lost.error is not None and record.session_id is not None
         started = record.session_id
         key: Any = {"project_key": project_key_for_directory(workdir), "session_id": other}
