@@ -79,6 +79,7 @@ bump: $(STAMP)
 	$(PY) scripts/binary_facts.py --write
 	$(OFFICIAL_PY) scripts/official_surface.py
 	$(PY) scripts/ts_surface.py --write
+	$(PY) scripts/ts_types.py
 
 clean:
 	rm -rf $(VENV) build dist

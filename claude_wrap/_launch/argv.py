@@ -231,10 +231,10 @@ def _settings_value(options: ClaudeAgentOptions, cwd: str | None) -> tuple[str, 
         if isinstance(settings, str):
             text = settings.strip()
             return settings, text.startswith("{") and text.endswith("}")
-        return json.dumps(settings), True
+        return json.dumps(dict(settings)), True
     merged: Any = {}
     try:
-        if isinstance(settings, dict):
+        if isinstance(settings, Mapping):
             merged = dict(settings)
         elif settings is not None:
             text = settings.strip()

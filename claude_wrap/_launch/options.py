@@ -120,8 +120,8 @@ class ClaudeAgentOptions:
     """An MCP tool that answers permission prompts (exclusive with ``can_use_tool``)."""
     cwd: Union[str, Path, None] = None
     cli_path: Union[str, Path, None] = None
-    settings: Union[str, dict[str, Any], None] = None
-    """A settings file path, a JSON string, or a dict."""
+    settings: Union[str, Mapping[str, Any], None] = None
+    """A settings file path, a JSON string, or a dict (``Settings`` types its keys)."""
     add_dirs: list[Union[str, Path]] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     """Variables set for the binary, over the inherited environment."""
@@ -264,7 +264,7 @@ class ClaudeAgentOptions:
     """The checkout ``cwd`` is a worktree of: project settings, ``.mcp.json``
     and the ``.claude`` trees (commands, agents, skills, output styles) are
     read from there instead of from ``cwd``."""
-    managed_settings: Optional[dict[str, Any]] = None
+    managed_settings: Optional[Mapping[str, Any]] = None
     """Policy-tier settings from this host (restrictive settings only bind:
     the binary drops what would widen other sources). Sent in ``initialize``,
     not on the command line; the binary refuses to start without them if

@@ -26,6 +26,9 @@ from _session_fixture import IDS, PARALLEL, PROGRESS_UUIDS, SID, TITLED, Placeho
 
 from claude_wrap import project_key_for_directory
 
+# Every test here runs the official package (make official): not the fast lane.
+pytestmark = pytest.mark.compat
+
 
 @pytest.fixture
 def config(tmp_path: Path) -> tuple[Path, Path, Path]:

@@ -1,0 +1,554 @@
+#!/usr/bin/env python3
+"""Python types written from the TypeScript SDK's declarations.
+
+    python scripts/ts_types.py                # fetch the newest TypeScript SDK, rewrite the modules
+    python scripts/ts_types.py --from DIR     # read an unpacked package instead
+    python scripts/ts_types.py --check DIR    # exit 1 if the modules differ from what DIR gives
+
+Two modules are written, each marked as generated:
+
+* ``claude_wrap/_wire/tool_inputs.py``: a TypedDict for the input of each
+  built-in tool, from ``sdk-tools.d.ts`` (the JSON schemas the binary gives
+  the model, as TypeScript), and ``BUILTIN_TOOL_INPUTS``, tool name → type;
+* ``claude_wrap/_launch/settings_types.py``: ``Settings``, the settings
+  file's keys, from the ``Settings`` interface of ``sdk.d.ts``.
+
+The declarations use a small part of TypeScript (object types, unions,
+literals, arrays, tuples, ``Record``, references to other declarations),
+which the parser below reads; anything else becomes ``Any``. ``make bump``
+runs this after ``ts_surface.py``; ``tests/e2e/test_tool_inputs_e2e.py``
+checks the tool inputs against the schemas the pinned binary sends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import keyword
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ts_surface import fetch  # a sibling script
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOL_INPUTS = ROOT / "claude_wrap" / "_wire" / "tool_inputs.py"
+SETTINGS = ROOT / "claude_wrap" / "_launch" / "settings_types.py"
+
+# The interfaces of sdk-tools.d.ts whose tool name is not the interface's
+# name without "Input"; None: not one tool (McpInput is any MCP tool's).
+TOOL_NAMES: dict[str, str | None] = {
+    "FileEditInput": "Edit",
+    "FileReadInput": "Read",
+    "FileWriteInput": "Write",
+    "ListMcpResourcesInput": "ListMcpResourcesTool",
+    "ReadMcpResourceInput": "ReadMcpResourceTool",
+    "ReadMcpResourceDirInput": "ReadMcpResourceDirTool",
+    "ProposeSkillsInput": "propose_skills",
+    "ProposeGoalInput": "SetGoal",
+    "McpInput": None,
+}
+
+
+# ---- reading TypeScript ---------------------------------------------------
+
+_TOKEN = re.compile(
+    r"""(?P<doc>/\*\*.*?\*/)|(?P<comment>/\*.*?\*/|//[^\n]*)|(?P<space>\s+)"""
+    r"""|(?P<str>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(?P<num>-?\d+(?:\.\d+)?)"""
+    r"""|(?P<name>[A-Za-z_$][\w$]*)|(?P<punct>=>|\.\.\.|[{}\[\]()<>|&;:?,=.])""",
+    re.S,
+)
+
+
+@dataclass
+class Tok:
+    kind: str
+    text: str
+    doc: str = ""
+
+
+def tokens(source: str) -> list[Tok]:
+    out: list[Tok] = []
+    doc = ""
+    for found in _TOKEN.finditer(source):
+        kind = found.lastgroup or ""
+        if kind == "doc":
+            doc = found.group()
+        elif kind in ("name", "str", "num", "punct"):
+            out.append(Tok(kind, found.group(), doc))
+            doc = ""
+    return out
+
+
+# Type nodes: ("lit", value) ("prim", name) ("ref", name, args) ("arr", t)
+# ("tuple", [t]) ("union", [t]) ("obj", Obj) ("func",)
+@dataclass
+class Member:
+    name: str
+    type: tuple
+    optional: bool
+    doc: str
+
+
+@dataclass
+class Obj:
+    members: list[Member] = field(default_factory=list)
+    extra: tuple | None = None  # an index signature's value type
+
+
+class Parser:
+    def __init__(self, toks: list[Tok]) -> None:
+        self.toks, self.at = toks, 0
+
+    def peek(self, ahead: int = 0) -> Tok:
+        at = self.at + ahead
+        return self.toks[at] if at < len(self.toks) else Tok("end", "")
+
+    def take(self, text: str | None = None) -> Tok:
+        tok = self.peek()
+        if text is not None and tok.text != text:
+            raise SyntaxError(f"expected {text!r}, found {tok.text!r} at token {self.at}")
+        self.at += 1
+        return tok
+
+    def type(self) -> tuple:
+        if self.peek().text in ("|", "&"):
+            self.take()
+        parts = [self.intersection()]
+        while self.peek().text == "|":
+            self.take()
+            parts.append(self.intersection())
+        return parts[0] if len(parts) == 1 else ("union", parts)
+
+    def intersection(self) -> tuple:
+        parts = [self.postfix()]
+        while self.peek().text == "&":
+            self.take()
+            parts.append(self.postfix())
+        if len(parts) == 1:
+            return parts[0]
+        objs = [p[1] for p in parts if p[0] == "obj"]
+        if len(objs) == len(parts):  # { a } & { b }: one object
+            return ("obj", Obj([m for o in objs for m in o.members], next((o.extra for o in objs if o.extra), None)))
+        return ("prim", "unknown")
+
+    def postfix(self) -> tuple:
+        node = self.primary()
+        while self.peek().text == "[" and self.peek(1).text == "]":
+            self.take(), self.take()
+            node = ("arr", node)
+        return node
+
+    def primary(self) -> tuple:
+        tok = self.take()
+        if tok.kind == "str":
+            return ("lit", json.loads('"' + tok.text[1:-1].replace('"', '\\"') + '"'))
+        if tok.kind == "num":
+            return ("lit", float(tok.text) if "." in tok.text else int(tok.text))
+        if tok.text == "{":
+            return ("obj", self.members())
+        if tok.text == "[":
+            items = []
+            while self.peek().text != "]":
+                rest = self.peek().text == "..."
+                if rest:  # [A, ...A[]]: the rest are more of the same
+                    self.take()
+                item = self.type()
+                items.append(item[1] if rest and item[0] == "arr" else item)
+                if self.peek().text == ",":
+                    self.take()
+            self.take("]")
+            return ("tuple", items)
+        if tok.text == "(":
+            if self._is_function():
+                self._skip_group("(", ")", opened=True)
+                self.take("=>")
+                self.type()
+                return ("func",)
+            node = self.type()
+            self.take(")")
+            return node
+        if tok.text in ("readonly", "keyof", "typeof"):
+            node = self.postfix()
+            return node if tok.text == "readonly" else ("prim", "unknown")
+        if tok.kind == "name":
+            name = tok.text
+            while self.peek().text == ".":
+                self.take()
+                name += "." + self.take().text
+            args = []
+            if self.peek().text == "<":
+                self.take()
+                while self.peek().text != ">":
+                    args.append(self.type())
+                    if self.peek().text == ",":
+                        self.take()
+                self.take(">")
+            if name in ("true", "false"):
+                return ("lit", name == "true")
+            if name in (
+                "string",
+                "number",
+                "boolean",
+                "null",
+                "undefined",
+                "unknown",
+                "any",
+                "object",
+                "never",
+                "void",
+            ):
+                return ("prim", name)
+            return ("ref", name, args)
+        raise SyntaxError(f"unexpected {tok.text!r} at token {self.at}")
+
+    def _is_function(self) -> bool:
+        depth, at = 1, self.at
+        while depth:
+            text = self.toks[at].text
+            depth += {"(": 1, ")": -1}.get(text, 0)
+            at += 1
+        return at < len(self.toks) and self.toks[at].text == "=>"
+
+    def _skip_group(self, opening: str, closing: str, *, opened: bool = False) -> None:
+        depth = 1 if opened else 0
+        if not opened:
+            self.take(opening)
+            depth = 1
+        while depth:
+            text = self.take().text
+            depth += {opening: 1, closing: -1}.get(text, 0)
+
+    def members(self) -> Obj:
+        obj = Obj()
+        while self.peek().text != "}":
+            tok = self.peek()
+            if tok.text == "readonly" and self.peek(1).text not in (":", "?", "("):
+                self.take()
+                tok = self.peek()
+            if tok.text == "[":  # [k: string]: T
+                self._skip_group("[", "]")
+                self.take(":")
+                obj.extra = self.type()
+            else:
+                name = self.take()
+                key = json.loads('"' + name.text[1:-1] + '"') if name.kind == "str" else name.text
+                optional = self.peek().text == "?"
+                if optional:
+                    self.take()
+                if self.peek().text in ("(", "<"):  # a method
+                    while self.peek().text not in (";", "}"):
+                        if self.peek().text in ("(", "{", "<"):
+                            self._skip_group(self.peek().text, {"(": ")", "{": "}", "<": ">"}[self.peek().text])
+                        else:
+                            self.take()
+                else:
+                    self.take(":")
+                    obj.members.append(Member(key, self.type(), optional, tok.doc))
+            while self.peek().text in (";", ","):
+                self.take()
+        self.take("}")
+        return obj
+
+
+def declarations(source: str) -> dict[str, tuple]:
+    """Every ``export (declare) interface/type`` of a declaration file, by name."""
+    toks = tokens(source)
+    found: dict[str, tuple] = {}
+    parser = Parser(toks)
+    while parser.at < len(toks):
+        tok = parser.take()
+        if tok.text not in ("interface", "type") or parser.peek().kind != "name":
+            continue
+        if parser.toks[parser.at - 2].text not in ("export", "declare"):
+            continue
+        name = parser.take().text
+        if parser.peek().text == "<":
+            parser._skip_group("<", ">")
+        try:
+            if tok.text == "interface":
+                while parser.peek().text != "{":
+                    parser.take()  # extends ...
+                parser.take("{")
+                found[name] = ("obj", parser.members())
+            else:
+                parser.take("=")
+                found[name] = parser.type()
+        except (SyntaxError, IndexError):
+            continue
+    return found
+
+
+# ---- writing Python ---------------------------------------------------------
+
+
+def doc_text(doc: str) -> str:
+    """A doc comment's prose, without its ``@tags`` and comment marks."""
+    lines = [re.sub(r"^\s*\*\s?", "", line) for line in doc.removeprefix("/**").removesuffix("*/").splitlines()]
+    text = "\n".join(line for line in lines if not line.lstrip().startswith("@")).strip()
+    return text.replace("\\", "\\\\").replace('"""', "'''")
+
+
+def camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", name) if part)
+
+
+def singular(name: str) -> str:
+    return (
+        name[:-3] + "y"
+        if name.endswith("ies")
+        else name[:-1]
+        if name.endswith("s") and not name.endswith("ss")
+        else name
+    )
+
+
+class Writer:
+    """Renders type nodes as Python annotations, collecting the TypedDicts they need."""
+
+    def __init__(self, known: dict[str, tuple]) -> None:
+        self.known = known
+        self.classes: dict[str, str] = {}  # name -> source, in the order written
+        self.writing: set[str] = set()
+        self.seen: list[tuple[Obj, str]] = []
+
+    def annotation(self, node: tuple, name: str) -> str:
+        kind = node[0]
+        if kind == "prim":
+            return {"string": "str", "number": "float", "boolean": "bool", "null": "None"}.get(node[1], "Any")
+        if kind == "lit":
+            return f"Literal[{node[1]!r}]"
+        if kind == "arr":
+            return f"list[{self.annotation(node[1], singular(name))}]"
+        if kind == "tuple":
+            kinds = _distinct(node[1])
+            if len(kinds) <= 1:  # [T] | [T, T] | ...: what a schema's minItems / maxItems became
+                return f"list[{self.annotation(kinds[0], singular(name))}]" if kinds else "list[Any]"
+            return f"tuple[{', '.join(self.annotation(t, singular(name)) for t in node[1])}]"
+        if kind == "union":
+            return self.union(node[1], name)
+        if kind == "obj":
+            obj: Obj = node[1]
+            if not obj.members:
+                return f"dict[str, {self.annotation(obj.extra, name)}]" if obj.extra else "dict[str, Any]"
+            for written_obj, written_name in self.seen:  # the same shape again: one class
+                if written_obj == obj:
+                    return written_name
+            return self.typed_dict(name, obj, "")
+        if kind == "ref":
+            ref, args = node[1], node[2]
+            if ref == "Record" and len(args) == 2:
+                return f"dict[str, {self.annotation(args[1], name)}]"
+            if ref in ("Array", "ReadonlyArray") and args:
+                return f"list[{self.annotation(args[0], singular(name))}]"
+            if ref in ("UUID",):
+                return "str"
+            if ref in self.known and not args:
+                return self.annotation(self.known[ref], ref) if self.known[ref][0] != "obj" else self.named(ref)
+            return "Any"
+        return "Any"
+
+    def union(self, parts: list[tuple], name: str) -> str:
+        parts = _distinct([p for p in parts if p != ("prim", "undefined")])
+        if len(parts) > 1 and all(p[0] == "tuple" for p in parts):
+            return self.annotation(("tuple", [item for p in parts for item in p[1]]), name)
+        if len(parts) == 1:
+            return self.annotation(parts[0], name)
+        if any(p == ("prim", "number") for p in parts):  # 0 | number: a number
+            parts = [p for p in parts if not (p[0] == "lit" and isinstance(p[1], (int, float)) and p[1] is not True)]
+        literals = [p[1] for p in parts if p[0] == "lit"]
+        others = [p for p in parts if p[0] != "lit"]
+        if literals and all(isinstance(v, bool) for v in literals) and ("prim", "boolean") in others:
+            literals = []
+        rendered: list[str] = []
+        if literals:
+            rendered.append(f"Literal[{', '.join(repr(v) for v in dict.fromkeys(literals))}]")
+        variants = sum(1 for p in others if p[0] == "obj")
+        for index, part in enumerate(others):
+            tag = name if variants < 2 else name + _variant(part, index)
+            text = self.annotation(part, tag)
+            if text not in rendered:
+                rendered.append(text)
+        if "Any" in rendered:
+            return "Any"
+        if "None" in rendered:  # None last, as people write it
+            rendered = [r for r in rendered if r != "None"] + ["None"]
+        return " | ".join(rendered) if rendered else "Any"
+
+    def named(self, ref: str) -> str:
+        if ref in self.writing:
+            raise ValueError(f"{ref} refers to itself: the module could not define it before its use")
+        if ref not in self.classes:
+            self.typed_dict(ref, self.known[ref][1], "")
+        return ref
+
+    def typed_dict(self, name: str, obj: Obj, doc: str) -> str:
+        while name in self.classes or name in self.writing:
+            name += "_"
+        self.writing.add(name)
+        plain = [m for m in obj.members if m.name.isidentifier() and not keyword.iskeyword(m.name)]
+        odd = [m for m in obj.members if m not in plain]
+        lines: list[str] = []
+        base = "TypedDict"
+        if odd:  # keys that are not Python names: a functional TypedDict for them, as the base
+            base = f"_{name}Keys"
+            items = ", ".join(f"{m.name!r}: {self.field(m, name)}" for m in odd)
+            lines.append(f"{base} = TypedDict({base!r}, {{{items}}})\n\n")
+        lines.append(f"class {name}({base}):\n")
+        text = doc_text(doc)
+        if odd:
+            text += ("\n\n" if text else "") + "Also: " + ", ".join(f"``{m.name}``" for m in odd) + "."
+        if obj.extra is not None:
+            text += ("\n\n" if text else "") + "Keys not listed here are allowed too."
+        if text:
+            lines.append(_docstring(text, "    "))
+        for member in plain:
+            lines.append(f"    {member.name}: {self.field(member, name)}\n")
+            if doc_text(member.doc):
+                lines.append(_docstring(doc_text(member.doc), "    "))
+        if not plain and not text:
+            lines.append("    pass\n")
+        self.classes[name] = "".join(lines)
+        self.seen.append((obj, name))
+        self.writing.discard(name)
+        return name
+
+    def field(self, member: Member, owner: str) -> str:
+        base = owner.removesuffix("Input")
+        text = self.annotation(member.type, base + camel(member.name))
+        return f"NotRequired[{text}]" if member.optional else text
+
+
+def _variant(node: tuple, index: int) -> str:
+    """A name for one object of a union: its tag's value (``source: 'github'``), else its place."""
+    if node[0] == "obj":
+        for member in node[1].members:
+            if member.type[0] == "lit" and isinstance(member.type[1], str):
+                return camel(member.type[1])
+    return str(index + 1)
+
+
+def _distinct(nodes: list[tuple]) -> list[tuple]:
+    """``nodes`` without repeats (structurally equal nodes are one)."""
+    out: list[tuple] = []
+    for node in nodes:
+        if node not in out:
+            out.append(node)
+    return out
+
+
+def _docstring(text: str, indent: str) -> str:
+    paragraphs = [p for p in text.split("\n\n") if p.strip()]
+    wrapped = []
+    for p in paragraphs:
+        if p.lstrip().startswith(("-", "*")) or "\n -" in p or "\n-" in p:
+            wrapped.append("\n".join(indent + line.rstrip() for line in p.splitlines()))
+        else:
+            wrapped.append(textwrap.fill(" ".join(p.split()), 100, initial_indent=indent, subsequent_indent=indent))
+    body = "\n\n".join(wrapped).strip()
+    if "\n" in body or len(body) > 90:
+        return f'{indent}"""{body}\n{indent}"""\n'
+    return f'{indent}"""{body}{" " if body.endswith(chr(34)) else ""}"""\n'
+
+
+HEADER = '''"""{summary}
+
+Written by ``scripts/ts_types.py`` from the TypeScript SDK {version}
+(``{source}``); do not edit by hand: ``make bump`` rewrites it.
+{more}"""
+
+# No ``from __future__ import annotations``: TypedDict reads NotRequired
+# from evaluated annotations, so each class comes after the ones it uses.
+from typing import Any, Literal
+
+from typing_extensions import NotRequired, TypedDict
+
+'''
+
+
+def tool_inputs(source: str, version: str) -> str:
+    known = declarations(source)
+    writer = Writer(known)
+    union = known["ToolInputSchemas"]
+    parts = union[1] if union[0] == "union" else [union]
+    names = [p[1] for p in parts if p[0] == "ref" and p[1].endswith("Input")]
+    tools: dict[str, str] = {}
+    for name in names:
+        writer.typed_dict(name, known[name][1], f"/** The input of the ``{TOOL_NAMES.get(name, name[:-5])}`` tool. */")
+        tool = TOOL_NAMES.get(name, name.removesuffix("Input"))
+        if tool is not None:
+            tools[tool] = name
+    more = (
+        "\nThe model writes these inputs, so a value may not fit its type: read\n"
+        "them as what the binary asks for, and check what a guard relies on.\n"
+    )
+    out = [HEADER.format(summary="The inputs of the binary's built-in tools, typed.", version=version,
+                         source="sdk-tools.d.ts", more=more)]  # fmt: skip
+    exported = sorted(names)
+    out.append("__all__ = [\n" + "".join(f'    "{n}",\n' for n in ["BUILTIN_TOOL_INPUTS", *exported]) + "]\n\n\n")
+    out.append("\n\n".join(writer.classes.values()))
+    out.append("\n\nBUILTIN_TOOL_INPUTS: dict[str, type[Any]] = {\n")
+    out.extend(f'    "{tool}": {cls},\n' for tool, cls in sorted(tools.items(), key=lambda kv: kv[0].lower()))
+    out.append('}\n"""Built-in tool name → the TypedDict of its input."""\n')
+    return "".join(out)
+
+
+def settings(source: str, version: str) -> str:
+    known = declarations(source)
+    writer = Writer(known)
+    writer.typed_dict(
+        "Settings",
+        known["Settings"][1],
+        "/** A settings file's keys (``settings=`` takes a path, JSON text or one of these). */",
+    )
+    out = [HEADER.format(summary="The keys of a Claude Code settings file, typed.", version=version,
+                         source="sdk.d.ts", more="")]  # fmt: skip
+    out.append('__all__ = ["Settings"]\n\n\n')
+    out.append("\n\n".join(writer.classes.values()))
+    return "".join(out)
+
+
+def formatted(text: str, path: Path) -> str:
+    """``text`` as the project's formatter writes it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--stdin-filename", str(path), "-"],
+        input=text, capture_output=True, text=True, check=True, cwd=ROOT,
+    )  # fmt: skip
+    return done.stdout
+
+
+def written(folder: Path) -> dict[Path, str]:
+    version = json.loads((folder / "package.json").read_text())["version"]
+    modules = {
+        TOOL_INPUTS: tool_inputs((folder / "sdk-tools.d.ts").read_text(), version),
+        SETTINGS: settings((folder / "sdk.d.ts").read_text(), version),
+    }
+    return {path: formatted(text, path) for path, text in modules.items()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--from", dest="source", type=Path, help="an unpacked package folder")
+    parser.add_argument("--check", type=Path, help="an unpacked package folder to compare against")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = args.check or args.source or fetch(Path(scratch))
+        modules = written(folder)
+    stale = [path for path, text in modules.items() if not path.exists() or path.read_text() != text]
+    if args.check:
+        for path in stale:
+            print(f"out of date: {path.relative_to(ROOT)}")
+        return 1 if stale else 0
+    for path, text in modules.items():
+        path.write_text(text)
+        print(f"wrote {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""The typed inputs of the built-in tools (``BUILTIN_TOOL_INPUTS``, written
+from the TypeScript SDK's ``sdk-tools.d.ts``) fit the JSON schemas the
+pinned binary gives the model: the same keys, the same required ones, the
+same choices. A binary that adds, drops or renames a key fails here, by
+tool and key, until ``make bump`` rewrites the types."""
+
+from __future__ import annotations
+
+import typing
+from typing import Any, Literal, get_args, get_origin
+
+import pytest
+from _e2e import Options, run
+
+from claude_wrap import BUILTIN_TOOL_INPUTS
+from claude_wrap.testing import Reply, ScriptedModel
+
+pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
+
+# Tools the binary offers that sdk-tools.d.ts does not describe.
+NOT_IN_SDK_TOOLS = {"ListAgents", "SendMessage", "Skill"}
+
+
+def _offered_schemas(scripted_model: ScriptedModel) -> dict[str, dict[str, Any]]:
+    return {tool["name"]: tool["input_schema"] for tool in scripted_model.main_requests[0].tools}
+
+
+def _choices(annotation: Any) -> set[Any] | None:
+    """The values of a ``Literal[...]`` annotation (or of one that is a
+    union of Literals only), else None."""
+    if get_origin(annotation) is Literal:
+        return set(get_args(annotation))
+    parts = get_args(annotation)
+    if parts and all(get_origin(p) is Literal for p in parts):
+        return {value for p in parts for value in get_args(p)}
+    return None
+
+
+async def test_each_typed_input_fits_the_schema_the_binary_sends(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    scripted_model.add(Reply.text("ok"))
+    # Without tool search every tool's schema is in the first request.
+    options = make_options()
+    options.env["ENABLE_TOOL_SEARCH"] = "false"
+    await run("hi", options)
+    schemas = _offered_schemas(scripted_model)
+    typed = {name: schemas[name] for name in schemas if name in BUILTIN_TOOL_INPUTS}
+    assert len(typed) >= 15, sorted(schemas)  # Bash, Read, Edit, Write, Agent, WebFetch, ...
+    assert set(schemas) - set(typed) == NOT_IN_SDK_TOOLS
+
+    wrong: list[str] = []
+    for name, schema in typed.items():
+        cls = BUILTIN_TOOL_INPUTS[name]
+        hints = typing.get_type_hints(cls)
+        properties = schema.get("properties", {})
+        for key in set(properties) - set(hints):
+            wrong.append(f"{name}.{key}: in the binary's schema, not in {cls.__name__}")
+        if set(schema.get("required", [])) != set(cls.__required_keys__):
+            wrong.append(
+                f"{name}: required {sorted(schema.get('required', []))}, typed {sorted(cls.__required_keys__)}"
+            )
+        for key, prop in properties.items():
+            enum = prop.get("enum") if isinstance(prop, dict) else None
+            if enum is not None and key in hints and _choices(hints[key]) != set(enum):
+                wrong.append(f"{name}.{key}: choices {sorted(enum)}, typed {hints[key]}")
+    assert wrong == []
