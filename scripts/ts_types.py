@@ -11,7 +11,10 @@ Two modules are written, each marked as generated:
   built-in tool, from ``sdk-tools.d.ts`` (the JSON schemas the binary gives
   the model, as TypeScript), and ``BUILTIN_TOOL_INPUTS``, tool name → type;
 * ``claude_wrap/_launch/settings_types.py``: ``Settings``, the settings
-  file's keys, from the ``Settings`` interface of ``sdk.d.ts``.
+  file's keys, from the ``Settings`` interface of ``sdk.d.ts``;
+* the marked block of ``claude_wrap/_wire/system_views.py``: a typed view
+  for each ``system`` frame ``sdk.d.ts`` types that has no class or view
+  written by hand.
 
 The declarations use a small part of TypeScript (object types, unions,
 literals, arrays, tuples, ``Record``, references to other declarations),
@@ -39,6 +42,15 @@ from ts_surface import fetch  # a sibling script
 ROOT = Path(__file__).resolve().parent.parent
 TOOL_INPUTS = ROOT / "claude_wrap" / "_wire" / "tool_inputs.py"
 SETTINGS = ROOT / "claude_wrap" / "_launch" / "settings_types.py"
+SYSTEM_VIEWS = ROOT / "claude_wrap" / "_wire" / "system_views.py"
+BEGIN, END = "# --- written by scripts/ts_types.py: begin ---\n", "# --- written by scripts/ts_types.py: end ---\n"
+
+# System frames with a message class (or a view) of their own, written by hand.
+HAND_WRITTEN = {
+    "init", "api_retry", "compact_boundary", "status", "informational",  # views
+    "task_started", "task_progress", "task_updated", "task_notification", "mirror_error",  # messages
+    "conversation_reset",
+}  # fmt: skip
 
 # The interfaces of sdk-tools.d.ts whose tool name is not the interface's
 # name without "Input"; None: not one tool (McpInput is any MCP tool's).
@@ -513,6 +525,96 @@ def settings(source: str, version: str) -> str:
     return "".join(out)
 
 
+def _view_field(member: Member) -> tuple[str, str]:
+    """A view attribute's annotation and default: the wire's scalars and
+    lists of them typed, anything nested left as parsed JSON."""
+    node = member.type
+    if node[0] == "union":
+        kinds = [p for p in node[1] if p not in (("prim", "null"), ("prim", "undefined"))]
+        nullable = len(kinds) < len(node[1])
+        node = kinds[0] if len(kinds) == 1 else ("union", kinds)
+    else:
+        nullable = False
+    scalar = {"string": "str", "number": "float", "boolean": "bool"}
+    text = "Any"
+    if node[0] == "prim" and node[1] in scalar:
+        text = scalar[node[1]]
+    elif node[0] == "lit" or (node[0] == "union" and all(p[0] == "lit" for p in node[1])):
+        values = [node[1]] if node[0] == "lit" else [p[1] for p in node[1]]
+        text = (
+            {str: "str", bool: "bool"}.get(type(values[0]), "float") if len({type(v) for v in values}) == 1 else "Any"
+        )
+    elif node[0] == "ref" and node[1] == "UUID":
+        text = "str"
+    elif node[0] == "arr":
+        item = node[1]
+        inner = (
+            scalar.get(item[1], "Any")
+            if item[0] == "prim"
+            else "str"
+            if item[0] == "ref" and item[1] == "UUID"
+            else "Any"
+        )
+        text = f"list[{inner}]"
+    elif node[0] == "obj" or (node[0] == "ref" and node[1] == "Record"):
+        text = "dict[str, Any]"
+    if text == "Any":
+        return "Any", "None"
+    if member.optional or nullable:
+        return f"{text} | None", "None"
+    defaults = {"str": '""', "float": "0", "bool": "False"}
+    if text in defaults:
+        return text, defaults[text]
+    return text, "field(default_factory=list)" if text.startswith("list") else "field(default_factory=dict)"
+
+
+def system_views(source: str, version: str) -> str:
+    """The generated block of system_views.py: a frozen view per system frame."""
+    known = declarations(source)
+    out = [BEGIN, f"# From the TypeScript SDK {version} (sdk.d.ts); make bump rewrites this block.\n"]
+    names = []
+    for ts_name, node in sorted(known.items()):
+        if node[0] != "obj":
+            continue
+        members = {m.name: m for m in node[1].members}
+        tag, subtype = members.get("type"), members.get("subtype")
+        if tag is None or tag.type != ("lit", "system") or subtype is None or subtype.type[0] != "lit":
+            continue
+        if subtype.type[1] in HAND_WRITTEN:
+            continue
+        name = re.sub(r"(Event|Message)?$", "Message", ts_name.removeprefix("SDK"), count=1)
+        names.append(name)
+        out.append(f"\n\n@dataclass(frozen=True)\nclass {name}(_SystemView):\n")
+        out.append(_docstring(f"``system/{subtype.type[1]}``{_view_summary(source, ts_name)}", "    "))
+        out.append(f'\n    subtype: ClassVar[str] = "{subtype.type[1]}"\n\n')
+        for member in node[1].members:
+            if member.name in ("type", "subtype"):
+                continue
+            annotation, default = _view_field(member)
+            attr = re.sub(r"(?<!^)(?=[A-Z])", "_", member.name).lower()
+            if attr != member.name:
+                default = (
+                    default.replace("field(", f"field(metadata=_key({member.name!r}), ", 1)
+                    if default.startswith("field(")
+                    else f"field(default={default}, metadata=_key({member.name!r}))"
+                )
+            out.append(f"    {attr}: {annotation} = {default}\n")
+            if doc_text(member.doc):
+                out.append(_docstring(doc_text(member.doc), "    "))
+    out.append("\n\n__all__ += [" + "".join(f'"{n}", ' for n in names) + "]\n" + END)
+    return "".join(out)
+
+
+def _view_summary(source: str, ts_name: str) -> str:
+    """``: `` and the first sentence of the doc comment above a declaration, if it has one."""
+    found = re.search(r"/\*\*((?:(?!\*/).)*)\*/\s*export declare type " + ts_name + r"\b", source, re.S)
+    if not found:
+        return "."
+    text = " ".join(doc_text("/**" + found.group(1) + "*/").split())
+    first = re.split(r"(?<=[a-z)`'][.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
+    return ": " + first[:1].lower() + first[1:] if first else "."
+
+
 def formatted(text: str, path: Path) -> str:
     """``text`` as the project's formatter writes it."""
     done = subprocess.run(
@@ -528,7 +630,14 @@ def written(folder: Path) -> dict[Path, str]:
         TOOL_INPUTS: tool_inputs((folder / "sdk-tools.d.ts").read_text(), version),
         SETTINGS: settings((folder / "sdk.d.ts").read_text(), version),
     }
-    return {path: formatted(text, path) for path, text in modules.items()}
+    modules = {path: formatted(text, path) for path, text in modules.items()}
+    current = SYSTEM_VIEWS.read_text()
+    head, _, rest = current.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    modules[SYSTEM_VIEWS] = formatted(
+        head + system_views((folder / "sdk.d.ts").read_text(), version) + tail, SYSTEM_VIEWS
+    )
+    return modules
 
 
 def main() -> int:

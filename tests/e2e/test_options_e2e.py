@@ -21,10 +21,13 @@ from claude_wrap import (
     AssistantMessage,
     ClaudeSDKClient,
     HookEventMessage,
+    HookResponseMessage,
+    HookStartedMessage,
     InitSystemMessage,
     ResultError,
     ResultMessage,
     StructuredOutputError,
+    system_view,
 )
 from claude_wrap.testing import Reply, ScriptedModel
 
@@ -248,7 +251,7 @@ async def test_subagent_text_is_forwarded_with_its_parent(scripted_model: Script
 
 
 async def test_include_hook_events_reports_settings_hooks(scripted_model: ScriptedModel, make_options: Options) -> None:
-    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}
+    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo hook-said-hi"}]}]}
     scripted_model.add(bash("echo hi"), Reply.text("ok"))
     messages = await run(
         "go", make_options(settings={"hooks": hooks}, include_hook_events=True, allowed_tools=["Bash"])
@@ -256,6 +259,11 @@ async def test_include_hook_events_reports_settings_hooks(scripted_model: Script
     events = [m for m in messages if isinstance(m, HookEventMessage)]
     assert {e.subtype for e in events} >= {"hook_started", "hook_response"}
     assert all(e.hook_event_name == "PreToolUse" for e in events)
+    # The typed views read the same frames.
+    started = next(v for e in events if isinstance(v := system_view(e), HookStartedMessage))
+    response = next(v for e in events if isinstance(v := system_view(e), HookResponseMessage))
+    assert started.hook_event == response.hook_event == "PreToolUse" and started.hook_id == response.hook_id
+    assert (response.outcome, response.exit_code) == ("success", 0) and "hook-said-hi" in response.stdout
 
 
 async def test_file_checkpointing_lets_the_client_rewind(
