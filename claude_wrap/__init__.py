@@ -63,6 +63,7 @@ _SURFACE: dict[str, str] = {
     "_wire.codec": "decode_line",
     "_wire.modes": "types: PermissionMode",
     "_wire.shapes": (
+        "ORG_POLICY_LIMIT_PREFIXES USAGE_LIMIT_ERROR_PREFIXES USAGE_TRANSITION_PREFIXES USAGE_WARNING_PREFIXES "
         "types: AssistantMessageError BackgroundTaskSummary FastModeDisabledReason FastModeState MessageOrigin "
         "MessageOriginKind ModelUsage RateLimitStatus RateLimitType ResultOutcome ServerToolName "
         "SessionCronSummary SystemInitData SystemInitMcpServer SystemInitPlugin SystemInitPluginError "
@@ -143,7 +144,7 @@ _SURFACE: dict[str, str] = {
     "_launch.settings_types": "types: Settings",
     "_launch.agents": "types: AgentDefinition",
     "_launch.option_types": (
-        "BUILTIN_TOOL_NAMES SYSTEM_PROMPT_DYNAMIC_BOUNDARY types: AskUserQuestionConfig SandboxIgnoreViolations SandboxNetworkConfig SandboxSettings SdkBeta SdkPluginConfig "
+        "BUILTIN_TOOL_NAMES LEGACY_TOOL_NAME_ALIASES SYSTEM_PROMPT_DYNAMIC_BOUNDARY types: AskUserQuestionConfig SandboxIgnoreViolations SandboxNetworkConfig SandboxSettings SdkBeta SdkPluginConfig "
         "SystemPromptCustom SystemPromptFile SystemPromptPreset TaskBudget ThinkingConfig ThinkingConfigAdaptive "
         "ThinkingConfigDisabled ThinkingConfigEnabled ThinkingDisplay ToolConfig ToolsPreset"
     ),
@@ -227,6 +228,7 @@ if TYPE_CHECKING:
     )
     from claude_wrap._launch.option_types import (
         BUILTIN_TOOL_NAMES as BUILTIN_TOOL_NAMES,
+        LEGACY_TOOL_NAME_ALIASES as LEGACY_TOOL_NAME_ALIASES,
         SYSTEM_PROMPT_DYNAMIC_BOUNDARY as SYSTEM_PROMPT_DYNAMIC_BOUNDARY,
         AskUserQuestionConfig as AskUserQuestionConfig,
         SandboxIgnoreViolations as SandboxIgnoreViolations,
@@ -538,7 +540,11 @@ if TYPE_CHECKING:
         user_questions as user_questions,
     )
     from claude_wrap._wire.shapes import (
+        ORG_POLICY_LIMIT_PREFIXES as ORG_POLICY_LIMIT_PREFIXES,
         TERMINAL_TASK_STATUSES as TERMINAL_TASK_STATUSES,
+        USAGE_LIMIT_ERROR_PREFIXES as USAGE_LIMIT_ERROR_PREFIXES,
+        USAGE_TRANSITION_PREFIXES as USAGE_TRANSITION_PREFIXES,
+        USAGE_WARNING_PREFIXES as USAGE_WARNING_PREFIXES,
         AssistantMessageError as AssistantMessageError,
         BackgroundTaskSummary as BackgroundTaskSummary,
         FastModeDisabledReason as FastModeDisabledReason,
@@ -742,6 +748,7 @@ if TYPE_CHECKING:
         "InitSystemMessage",
         "InstructionsLoadedHookInput",
         "InterruptResult",
+        "LEGACY_TOOL_NAME_ALIASES",
         "LaunchValueError",
         "LineTooLongError",
         "LineTransport",
@@ -784,6 +791,7 @@ if TYPE_CHECKING:
         "NotificationHookInput",
         "NotificationHookSpecificOutput",
         "NotificationMessage",
+        "ORG_POLICY_LIMIT_PREFIXES",
         "OfferChromeSetupInput",
         "OnUserQuestion",
         "OptionsWarning",
@@ -965,6 +973,9 @@ if TYPE_CHECKING:
         "Transport",
         "TransportClosedError",
         "TurnTimeoutError",
+        "USAGE_LIMIT_ERROR_PREFIXES",
+        "USAGE_TRANSITION_PREFIXES",
+        "USAGE_WARNING_PREFIXES",
         "UnknownBlock",
         "UnknownDelta",
         "UnknownMessage",

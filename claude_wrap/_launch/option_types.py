@@ -4,12 +4,15 @@ official package), and the checks made on them before a run starts."""
 # No ``from __future__ import annotations``: TypedDict must see ``NotRequired``
 # itself, not a string, to know which keys are optional.
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Literal, Union
 
 from typing_extensions import NotRequired, TypedDict
 
 __all__ = [
     "BUILTIN_TOOL_NAMES",
+    "LEGACY_TOOL_NAME_ALIASES",
     "SYSTEM_PROMPT_DYNAMIC_BOUNDARY",
     "AskUserQuestionConfig",
     "SandboxIgnoreViolations",
@@ -240,6 +243,24 @@ BUILTIN_TOOL_NAMES: tuple[str, ...] = (
 ``allowed_tools`` and ``can_use_tool`` see them (a run offers some of them,
 depending on its settings and platform). The ``init`` message lists
 ``Agent`` under its older name, ``Task``."""
+
+
+LEGACY_TOOL_NAME_ALIASES: Mapping[str, str] = MappingProxyType(
+    {
+        "Task": "Agent",
+        "KillShell": "TaskStop",
+        "KillBash": "TaskStop",
+        "ListPeers": "ListAgents",
+        "Brief": "SendUserMessage",
+        "ListMcpResources": "ListMcpResourcesTool",
+        "ReadMcpResource": "ReadMcpResourceTool",
+        "ReadMcpResourceDir": "ReadMcpResourceDirTool",
+        "ProposeGoal": "SetGoal",
+    }
+)
+"""Former tool names the binary still accepts in permission rules, hook
+matchers, ``tools``, ``allowed_tools`` and ``disallowed_tools``, each
+mapped to the tool's current name (the TypeScript SDK's table)."""
 
 
 class ToolsPreset(TypedDict):

@@ -29,6 +29,10 @@ else:
     _PermissionMode = str
 
 __all__ = [
+    "ORG_POLICY_LIMIT_PREFIXES",
+    "USAGE_LIMIT_ERROR_PREFIXES",
+    "USAGE_TRANSITION_PREFIXES",
+    "USAGE_WARNING_PREFIXES",
     "AssistantMessageError",
     "BackgroundTaskSummary",
     "FastModeDisabledReason",
@@ -153,6 +157,29 @@ against this set.
 
 RateLimitStatus = Literal["allowed", "allowed_warning", "rejected"]
 """Where the account stands against a rate limit (``RateLimitInfo.status``)."""
+
+USAGE_LIMIT_ERROR_PREFIXES: tuple[str, ...] = (
+    "You've hit your", "You've reached your", "You're out of usage credits",
+    "Your org is out of usage · add funds to continue", "Your org is out of usage · contact your admin",
+    "Your seat type doesn't include usage credits", "Your seat type doesn't include usage",
+    "Your usage allocation has been disabled by your admin", "Your group's usage limit is set to $0",
+    "Fable 5 requires usage credits", "You're out of extra usage", "Your seat type doesn't include extra usage",
+)  # fmt: skip
+"""How the binary's usage-limit errors begin (the text of an assistant
+message or result that stopped on a limit): ``text.startswith(USAGE_LIMIT_ERROR_PREFIXES)``."""
+
+USAGE_TRANSITION_PREFIXES: tuple[str, ...] = (
+    "You're now using usage credits", "You're now using your usage allocation", "Now using your usage allocation",
+    "Now using usage credits", "Now using credits", "You're now using extra usage", "Now using extra usage",
+)  # fmt: skip
+"""How the notices begin that say a session now draws on credits or extra
+usage (notices, never errors)."""
+
+USAGE_WARNING_PREFIXES: tuple[str, ...] = ("You've used", "You're close to")
+"""How the warnings begin that a usage limit is near (notices, never errors)."""
+
+ORG_POLICY_LIMIT_PREFIXES: tuple[str, ...] = ("This service is disabled for your org",)
+"""How the errors begin that an organisation's policy refuses the service."""
 
 RateLimitType = Literal["five_hour", "seven_day", "seven_day_opus", "seven_day_sonnet", "overage"]
 """Which rate-limit window ``RateLimitInfo`` describes."""

@@ -7,12 +7,14 @@ tool and key, until ``make bump`` rewrites the types."""
 from __future__ import annotations
 
 import typing
+from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 import pytest
 from _e2e import Options, run
 
-from claude_wrap import BUILTIN_TOOL_INPUTS
+import claude_wrap
+from claude_wrap import BUILTIN_TOOL_INPUTS, LEGACY_TOOL_NAME_ALIASES
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
@@ -65,3 +67,27 @@ async def test_each_typed_input_fits_the_schema_the_binary_sends(
             if enum is not None and key in hints and _choices(hints[key]) != set(enum):
                 wrong.append(f"{name}.{key}: choices {sorted(enum)}, typed {hints[key]}")
     assert wrong == []
+
+
+async def test_the_binary_takes_each_former_tool_name_for_the_current_one(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    scripted_model.add(Reply.text("ok"), Reply.text("ok"))
+    await run("hi", make_options(env={**make_options().env, "ENABLE_TOOL_SEARCH": "false"}))
+    offered = set(_offered_schemas(scripted_model))
+    targets = set(LEGACY_TOOL_NAME_ALIASES.values()) & offered
+    assert {"Agent", "TaskStop", "ListAgents"} <= targets
+    # Disallowed by their former names only: the current ones go.
+    options = make_options(env={**make_options().env, "ENABLE_TOOL_SEARCH": "false"})
+    options.disallowed_tools = list(LEGACY_TOOL_NAME_ALIASES)
+    await run("hi", options)
+    assert targets & set(scripted_model.main_requests[1].tool_names) == set()
+
+
+def test_the_usage_limit_texts_are_the_binary_s(cli_path: str) -> None:
+    binary = Path(cli_path).read_bytes()
+    groups = ("USAGE_LIMIT_ERROR_PREFIXES", "USAGE_TRANSITION_PREFIXES", "USAGE_WARNING_PREFIXES",
+              "ORG_POLICY_LIMIT_PREFIXES")  # fmt: skip
+    # A text with " · " is put together at run time: its first part is in the binary.
+    missing = [p for g in groups for p in getattr(claude_wrap, g) if p.split(" · ")[0].encode() not in binary]
+    assert missing == []
