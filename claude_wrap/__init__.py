@@ -70,7 +70,7 @@ _SURFACE: dict[str, str] = {
         "TaskNotificationOriginSubkind TaskNotificationStatus TaskUpdatedStatus TaskUsage TERMINAL_TASK_STATUSES"
     ),
     "_wire.system_views": (
-        "system_view types: ApiRetryMessage BackgroundTasksChangedMessage CommandsChangedMessage "
+        "system_view types: ResultDetails ApiRetryMessage BackgroundTasksChangedMessage CommandsChangedMessage "
         "CompactBoundaryMessage ControlRequestProgressMessage ElicitationCompleteMessage "
         "FilesPersistedMessage HookProgressMessage HookResponseMessage HookStartedMessage "
         "InformationalMessage InitSystemMessage LocalCommandOutputMessage MemoryRecallMessage "
@@ -593,6 +593,7 @@ if TYPE_CHECKING:
         NotificationMessage as NotificationMessage,
         PermissionDeniedMessage as PermissionDeniedMessage,
         PluginInstallMessage as PluginInstallMessage,
+        ResultDetails as ResultDetails,
         SessionStateChangedMessage as SessionStateChangedMessage,
         SessionWritesLostMessage as SessionWritesLostMessage,
         StatusMessage as StatusMessage,
@@ -847,6 +848,7 @@ if TYPE_CHECKING:
         "ReloadPluginsResponse",
         "RemoteTriggerInput",
         "ReportFindingsInput",
+        "ResultDetails",
         "ResultError",
         "ResultMessage",
         "ResultOutcome",

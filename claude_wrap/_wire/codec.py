@@ -451,6 +451,8 @@ class _ResultFrame(_Frame, tag="result"):
         index = self.result_index
         setattr(message, "_api_error_type", _opt_str(self.api_error_type))
         setattr(message, "_result_index", index if isinstance(index, int) and not isinstance(index, bool) else None)
+        # The rest of the frame, for ResultDetails (a reference, not a copy).
+        setattr(message, "_line", line if type(line) is bytes else bytes(line))
         return message
 
 

@@ -408,7 +408,7 @@ class ResultMessage:
     ``subtype == "success"`` and ``is_error`` true. ``outcome`` sums it up.
     """
 
-    __slots__ = (*_PLAIN_SLOTS, "_api_error_type", "_result_index")
+    __slots__ = (*_PLAIN_SLOTS, "_api_error_type", "_result_index", "_line")
 
     subtype: str
     duration_ms: int

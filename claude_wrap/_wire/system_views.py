@@ -24,7 +24,7 @@ from typing import Any, ClassVar, TypeVar
 import msgspec
 
 from claude_wrap._exceptions import MessageParseError
-from claude_wrap._wire.messages import SystemMessage
+from claude_wrap._wire.messages import ResultMessage, SystemMessage
 from claude_wrap._wire.shapes import (
     WireFastModeDisabledReason,
     WireFastModeState,
@@ -35,6 +35,7 @@ from claude_wrap._wire.shapes import (
 
 __all__ = [
     "system_view",
+    "ResultDetails",
     "ApiRetryMessage",
     "CompactBoundaryMessage",
     "InformationalMessage",
@@ -140,6 +141,59 @@ class InformationalMessage(_SystemView):
 
     content: str | None = None
     level: str | None = None
+
+
+@dataclass(frozen=True)
+class ResultDetails:
+    """What a ``ResultMessage``'s frame says beyond the official fields:
+    the turn's timings, its queue and fast mode (the TypeScript SDK's
+    result keys)::
+
+        details = ResultDetails.of(result)
+        print(details.ttft_ms, details.queued_turn_count)
+
+    Read from the frame on demand (the message keeps its line); a result
+    that was not decoded from a line gives the defaults."""
+
+    ttft_ms: float | None = None
+    """Milliseconds from sending the request to the first token."""
+    ttft_stream_ms: float | None = None
+    """Milliseconds from the stream's start to its first token."""
+    time_to_request_ms: float | None = None
+    """Milliseconds from the prompt to the API request being sent."""
+    first_content_frame_ms: float | None = None
+    """Milliseconds from the prompt to the first content frame."""
+    request_sent_wall_ms: float | None = None
+    """When the request was sent, in Unix milliseconds."""
+    queued_turn_count: int | None = None
+    """How many prompts were waiting when this turn ended."""
+    fast_mode_state: str | None = None
+    fast_mode_disabled_reason: str | None = None
+    resume_reason: str | None = None
+    """Why a turn the session began by itself started."""
+    local_command: str | None = None
+    """The slash command a turn ran locally, without the model."""
+    credential_expires_at: str | None = None
+    startup_failure_reason: str | None = None
+    invalid_config_file: dict[str, Any] | None = None
+    """The settings file that could not be read, on a startup failure."""
+    begun_message_ids: list[str] | None = None
+    """The API message ids of the replies this turn began."""
+    model_usage_since_last_result: dict[str, Any] | None = None
+    subagent_stats: Any = None
+    safety_stops: Any = None
+
+    @classmethod
+    def of(cls, result: ResultMessage) -> ResultDetails:
+        """The details of ``result``; ``MessageParseError`` if a key has
+        another type than declared here."""
+        line = getattr(result, "_line", None)
+        if line is None:
+            return cls()
+        try:
+            return msgspec.json.decode(line, type=cls)
+        except msgspec.ValidationError as exc:
+            raise MessageParseError(f"result frame does not fit ResultDetails: {exc}", None) from exc
 
 
 def system_view(message: object) -> _SystemView | None:

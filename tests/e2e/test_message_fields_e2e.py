@@ -25,6 +25,7 @@ from claude_wrap import (
     ClaudeSDKClient,
     HookMatcher,
     InitSystemMessage,
+    ResultDetails,
     ResultMessage,
     StreamEvent,
     SystemMessage,
@@ -323,3 +324,17 @@ async def test_stop_hook_lists_background_tasks_and_session_crons(
     wait_until(
         lambda: processes_where(cmdline_contains=marker) == [], limit=10, what="the task to end with the session"
     )
+
+
+async def test_result_details_read_the_timings_and_queue_of_the_binary_s_result(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    scripted_model.add(Reply.text("hi"))
+    messages = await run("hi", make_options())
+    result = messages[-1]
+    assert isinstance(result, ResultMessage)
+    details = ResultDetails.of(result)
+    assert details.ttft_ms is not None and details.ttft_ms >= 0
+    assert details.time_to_request_ms is not None and details.queued_turn_count == 0
+    assert details.fast_mode_state is not None
+    assert "ttft_ms" not in repr(result) and "_line" not in vars(result)  # official code sees no new field

@@ -22,7 +22,7 @@ from claude_wrap import (
 )
 from claude_wrap._wire import system_views
 
-VIEWS = [getattr(system_views, name) for name in system_views.__all__ if name != "system_view"]
+VIEWS = [getattr(system_views, name) for name in system_views.__all__ if name not in ("system_view", "ResultDetails")]
 
 
 def _sample(annotation: Any) -> Any:
@@ -75,3 +75,24 @@ def test_a_frame_of_the_wrong_types_is_a_parse_error() -> None:
 def test_every_subtype_has_one_view() -> None:
     subtypes = [view.subtype for view in VIEWS]
     assert len(subtypes) == len(set(subtypes)) >= 24
+
+
+def test_result_details_read_the_frame_s_other_keys() -> None:
+    from claude_wrap import ResultDetails, ResultMessage, decode_line
+
+    frame = (
+        b'{"type":"result","subtype":"success","duration_ms":5,"duration_api_ms":4,"is_error":false,'
+        b'"num_turns":1,"session_id":"s","ttft_ms":12,"queued_turn_count":2,"fast_mode_state":"off",'
+        b'"begun_message_ids":["msg_1"],"something_new":{"a":1}}'
+    )
+    result = decode_line(frame)
+    assert isinstance(result, ResultMessage)
+    details = ResultDetails.of(result)
+    assert (details.ttft_ms, details.queued_turn_count, details.fast_mode_state) == (12, 2, "off")
+    assert details.begun_message_ids == ["msg_1"] and details.resume_reason is None
+    built = ResultMessage("success", 1, 1, False, 1, "s")  # not decoded from a line: the defaults
+    assert ResultDetails.of(built) == ResultDetails()
+    wrong = decode_line(frame.replace(b'"queued_turn_count":2', b'"queued_turn_count":"two"'))
+    assert isinstance(wrong, ResultMessage)
+    with pytest.raises(MessageParseError, match="ResultDetails"):
+        ResultDetails.of(wrong)
