@@ -7,9 +7,10 @@
 
 Two modules are written, each marked as generated:
 
-* ``claude_wrap/_wire/tool_inputs.py``: a TypedDict for the input of each
-  built-in tool, from ``sdk-tools.d.ts`` (the JSON schemas the binary gives
-  the model, as TypeScript), and ``BUILTIN_TOOL_INPUTS``, tool name → type;
+* ``claude_wrap/_wire/builtin_tools.py``: a TypedDict for the input and
+  the output of each built-in tool, from ``sdk-tools.d.ts`` (the JSON
+  schemas the binary gives the model, as TypeScript), and
+  ``BUILTIN_TOOL_INPUTS`` / ``BUILTIN_TOOL_OUTPUTS``, tool name → type;
 * ``claude_wrap/_launch/settings_types.py``: ``Settings``, the settings
   file's keys, from the ``Settings`` interface of ``sdk.d.ts``;
 * the marked block of ``claude_wrap/_wire/system_views.py``: a typed view
@@ -19,7 +20,7 @@ Two modules are written, each marked as generated:
 The declarations use a small part of TypeScript (object types, unions,
 literals, arrays, tuples, ``Record``, references to other declarations),
 which the parser below reads; anything else becomes ``Any``. ``make bump``
-runs this after ``ts_surface.py``; ``tests/e2e/test_tool_inputs_e2e.py``
+runs this after ``ts_surface.py``; ``tests/e2e/test_builtin_tools_e2e.py``
 checks the tool inputs against the schemas the pinned binary sends.
 """
 
@@ -40,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ts_surface import fetch  # a sibling script
 
 ROOT = Path(__file__).resolve().parent.parent
-TOOL_INPUTS = ROOT / "claude_wrap" / "_wire" / "tool_inputs.py"
+BUILTIN_TOOLS = ROOT / "claude_wrap" / "_wire" / "builtin_tools.py"
 SETTINGS = ROOT / "claude_wrap" / "_launch" / "settings_types.py"
 SYSTEM_VIEWS = ROOT / "claude_wrap" / "_wire" / "system_views.py"
 BEGIN, END = "# --- written by scripts/ts_types.py: begin ---\n", "# --- written by scripts/ts_types.py: end ---\n"
@@ -52,18 +53,19 @@ HAND_WRITTEN = {
     "conversation_reset",
 }  # fmt: skip
 
-# The interfaces of sdk-tools.d.ts whose tool name is not the interface's
-# name without "Input"; None: not one tool (McpInput is any MCP tool's).
+# The declarations of sdk-tools.d.ts are named for their tool, with "Input"
+# or "Output" after it, except these (by the name before the suffix); None:
+# not one tool (Mcp is any MCP tool's).
 TOOL_NAMES: dict[str, str | None] = {
-    "FileEditInput": "Edit",
-    "FileReadInput": "Read",
-    "FileWriteInput": "Write",
-    "ListMcpResourcesInput": "ListMcpResourcesTool",
-    "ReadMcpResourceInput": "ReadMcpResourceTool",
-    "ReadMcpResourceDirInput": "ReadMcpResourceDirTool",
-    "ProposeSkillsInput": "propose_skills",
-    "ProposeGoalInput": "SetGoal",
-    "McpInput": None,
+    "FileEdit": "Edit",
+    "FileRead": "Read",
+    "FileWrite": "Write",
+    "ListMcpResources": "ListMcpResourcesTool",
+    "ReadMcpResource": "ReadMcpResourceTool",
+    "ReadMcpResourceDir": "ReadMcpResourceDirTool",
+    "ProposeSkills": "propose_skills",
+    "ProposeGoal": "SetGoal",
+    "Mcp": None,
 }
 
 
@@ -311,13 +313,12 @@ def camel(name: str) -> str:
 
 
 def singular(name: str) -> str:
-    return (
-        name[:-3] + "y"
-        if name.endswith("ies")
-        else name[:-1]
-        if name.endswith("s") and not name.endswith("ss")
-        else name
-    )
+    """The name of one item of a list called ``name`` (never ``name`` itself)."""
+    if name.endswith("ies"):
+        return name[:-3] + "y"
+    if name.endswith("s") and not name.endswith("ss"):
+        return name[:-1]
+    return name + "Item"
 
 
 class Writer:
@@ -431,7 +432,7 @@ class Writer:
         return name
 
     def field(self, member: Member, owner: str) -> str:
-        base = owner.removesuffix("Input")
+        base = owner.removesuffix("Input")  # BashInput's nested shapes are Bash...; outputs keep their suffix
         text = self.annotation(member.type, base + camel(member.name))
         return f"NotRequired[{text}]" if member.optional else text
 
@@ -478,35 +479,53 @@ Written by ``scripts/ts_types.py`` from the TypeScript SDK {version}
 # from evaluated annotations, so each class comes after the ones it uses.
 from typing import Any, Literal
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import NotRequired, TypeAlias, TypedDict
 
 '''
 
 
-def tool_inputs(source: str, version: str) -> str:
+def _union_names(node: tuple, suffix: str) -> list[str]:
+    parts = node[1] if node[0] == "union" else [node]
+    return [p[1] for p in parts if p[0] == "ref" and p[1].endswith(suffix)]
+
+
+def builtin_tools(source: str, version: str) -> str:
+    """The module of the built-in tools' inputs and outputs."""
     known = declarations(source)
     writer = Writer(known)
-    union = known["ToolInputSchemas"]
-    parts = union[1] if union[0] == "union" else [union]
-    names = [p[1] for p in parts if p[0] == "ref" and p[1].endswith("Input")]
-    tools: dict[str, str] = {}
-    for name in names:
-        writer.typed_dict(name, known[name][1], f"/** The input of the ``{TOOL_NAMES.get(name, name[:-5])}`` tool. */")
-        tool = TOOL_NAMES.get(name, name.removesuffix("Input"))
-        if tool is not None:
-            tools[tool] = name
+    tables: dict[str, dict[str, str]] = {"Input": {}, "Output": {}}
+    aliases: list[str] = []
+    exported: list[str] = []
+    for suffix, union in (("Input", "ToolInputSchemas"), ("Output", "ToolOutputSchemas")):
+        for name in _union_names(known[union], suffix):
+            stem = name.removesuffix(suffix)
+            tool = TOOL_NAMES.get(stem, stem)
+            what = f"The {suffix.lower()} of the ``{tool}`` tool." if tool else f"The {suffix.lower()} of an MCP tool."
+            node = known[name]
+            if node[0] == "obj":
+                writer.typed_dict(name, node[1], f"/** {what} */")
+            else:  # a union of shapes (or a list): an alias
+                aliases.append(f"{name}: TypeAlias = {writer.annotation(node, name)}\n" + _docstring(what, ""))
+            exported.append(name)
+            if tool is not None:
+                tables[suffix][tool] = name
     more = (
-        "\nThe model writes these inputs, so a value may not fit its type: read\n"
+        "\nThe model writes the inputs, so a value may not fit its type: read\n"
         "them as what the binary asks for, and check what a guard relies on.\n"
+        "An output is the ``tool_use_result`` of the ``UserMessage`` that\n"
+        "carries the tool's result (and a PostToolUse hook's ``tool_response``).\n"
     )
-    out = [HEADER.format(summary="The inputs of the binary's built-in tools, typed.", version=version,
-                         source="sdk-tools.d.ts", more=more)]  # fmt: skip
-    exported = sorted(names)
-    out.append("__all__ = [\n" + "".join(f'    "{n}",\n' for n in ["BUILTIN_TOOL_INPUTS", *exported]) + "]\n\n\n")
+    out = [HEADER.format(summary="The inputs and outputs of the binary's built-in tools, typed.",
+                         version=version, source="sdk-tools.d.ts", more=more)]  # fmt: skip
+    public = ["BUILTIN_TOOL_INPUTS", "BUILTIN_TOOL_OUTPUTS", *sorted(exported)]
+    out.append("__all__ = [\n" + "".join(f'    "{n}",\n' for n in public) + "]\n\n\n")
     out.append("\n\n".join(writer.classes.values()))
-    out.append("\n\nBUILTIN_TOOL_INPUTS: dict[str, type[Any]] = {\n")
-    out.extend(f'    "{tool}": {cls},\n' for tool, cls in sorted(tools.items(), key=lambda kv: kv[0].lower()))
-    out.append('}\n"""Built-in tool name → the TypedDict of its input."""\n')
+    out.append("\n\n" + "\n\n".join(aliases))
+    for suffix, kind in (("Input", "type[Any]"), ("Output", "Any")):
+        table = tables[suffix]
+        out.append(f"\n\nBUILTIN_TOOL_{suffix.upper()}S: dict[str, {kind}] = {{\n")
+        out.extend(f'    "{tool}": {cls},\n' for tool, cls in sorted(table.items(), key=lambda kv: kv[0].lower()))
+        out.append(f'}}\n"""Built-in tool name → the type of its {suffix.lower()}."""\n')
     return "".join(out)
 
 
@@ -518,8 +537,9 @@ def settings(source: str, version: str) -> str:
         known["Settings"][1],
         "/** A settings file's keys (``settings=`` takes a path, JSON text or one of these). */",
     )
-    out = [HEADER.format(summary="The keys of a Claude Code settings file, typed.", version=version,
-                         source="sdk.d.ts", more="")]  # fmt: skip
+    header = HEADER.format(summary="The keys of a Claude Code settings file, typed.", version=version,
+                           source="sdk.d.ts", more="")  # fmt: skip
+    out = [header.replace("NotRequired, TypeAlias, TypedDict", "NotRequired, TypedDict")]  # no aliases here
     out.append('__all__ = ["Settings"]\n\n\n')
     out.append("\n\n".join(writer.classes.values()))
     return "".join(out)
@@ -627,7 +647,7 @@ def formatted(text: str, path: Path) -> str:
 def written(folder: Path) -> dict[Path, str]:
     version = json.loads((folder / "package.json").read_text())["version"]
     modules = {
-        TOOL_INPUTS: tool_inputs((folder / "sdk-tools.d.ts").read_text(), version),
+        BUILTIN_TOOLS: builtin_tools((folder / "sdk-tools.d.ts").read_text(), version),
         SETTINGS: settings((folder / "sdk.d.ts").read_text(), version),
     }
     modules = {path: formatted(text, path) for path, text in modules.items()}

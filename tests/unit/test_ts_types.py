@@ -45,11 +45,13 @@ export interface DemoInput {
   [k: string]: unknown;
 }
 export type ToolInputSchemas = DemoInput;
+export type ToolOutputSchemas = DemoOutput;
+export interface DemoOutput { done: boolean; }
 """
 
 
 def test_the_shapes_of_the_declarations_become_typed_dicts() -> None:
-    text = _generator().tool_inputs(SOURCE, "0.0.1")
+    text = _generator().builtin_tools(SOURCE, "0.0.1")
     module = types.ModuleType("demo")
     code = compile(text, "demo", "exec", dont_inherit=True)  # not this file's `from __future__`
     exec(code, module.__dict__)  # noqa: S102 - the generator's own output
@@ -63,6 +65,7 @@ def test_the_shapes_of_the_declarations_become_typed_dicts() -> None:
     item = typing.get_args(hints["items"])[0]  # [T] | [T, T]: a list of T, one class
     assert typing.get_type_hints(item) == {"id": str, "size": float} and item.__required_keys__ == {"id"}
     assert module.BUILTIN_TOOL_INPUTS == {"Demo": demo}
+    assert module.BUILTIN_TOOL_OUTPUTS == {"Demo": module.DemoOutput}
     assert "Keys not listed here are allowed too." in (demo.__doc__ or "")
     assert "What to do" in text and "@minItems" not in text and '""""""' not in text
 

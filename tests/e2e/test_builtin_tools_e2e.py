@@ -1,20 +1,24 @@
-"""The typed inputs of the built-in tools (``BUILTIN_TOOL_INPUTS``, written
-from the TypeScript SDK's ``sdk-tools.d.ts``) fit the JSON schemas the
-pinned binary gives the model: the same keys, the same required ones, the
-same choices. A binary that adds, drops or renames a key fails here, by
-tool and key, until ``make bump`` rewrites the types."""
+"""The typed inputs and outputs of the built-in tools (``BUILTIN_TOOL_INPUTS``
+and ``BUILTIN_TOOL_OUTPUTS``, written from the TypeScript SDK's
+``sdk-tools.d.ts``) fit the pinned binary: the inputs, the JSON schemas it
+gives the model (the same keys, the same required ones, the same choices);
+the outputs, the results its tools give. A binary that adds, drops or
+renames a key fails here, by tool and key, until ``make bump`` rewrites
+the types."""
 
 from __future__ import annotations
 
+import types
 import typing
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 import pytest
 from _e2e import Options, run
+from typing_extensions import is_typeddict
 
 import claude_wrap
-from claude_wrap import BUILTIN_TOOL_INPUTS, LEGACY_TOOL_NAME_ALIASES
+from claude_wrap import BUILTIN_TOOL_INPUTS, BUILTIN_TOOL_OUTPUTS, LEGACY_TOOL_NAME_ALIASES, UserMessage
 from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
@@ -91,3 +95,38 @@ def test_the_usage_limit_texts_are_the_binary_s(cli_path: str) -> None:
     # A text with " · " is put together at run time: its first part is in the binary.
     missing = [p for g in groups for p in getattr(claude_wrap, g) if p.split(" · ")[0].encode() not in binary]
     assert missing == []
+
+
+def _fits(value: Any, annotation: Any) -> bool:
+    """Whether a tool's result has the keys of its TypedDict (or of one
+    TypedDict of a union): none unknown, every required one there."""
+    options = get_args(annotation) if get_origin(annotation) in (typing.Union, types.UnionType) else (annotation,)
+    for option in options:
+        if is_typeddict(option) and isinstance(value, dict):
+            keys = set(typing.get_type_hints(option))
+            if set(value) <= keys and option.__required_keys__ <= set(value):
+                return True
+    return False
+
+
+async def test_each_tool_result_fits_its_typed_output(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    target = str(workdir / "notes.txt")
+    calls = [
+        ("Write", {"file_path": target, "content": "one\ntwo\n"}),
+        ("Read", {"file_path": target}),
+        ("Edit", {"file_path": target, "old_string": "two", "new_string": "three"}),
+        ("Bash", {"command": "cat notes.txt", "description": "Show the notes"}),
+    ]
+    scripted_model.add(*(Reply.tool_use(name, args) for name, args in calls), Reply.text("done"))
+    messages = await run("go", make_options(allowed_tools=[name for name, _ in calls]))
+    results = [m.tool_use_result for m in messages if isinstance(m, UserMessage) and m.tool_use_result is not None]
+    assert len(results) == len(calls)
+    wrong = [
+        (name, result)
+        for (name, _), result in zip(calls, results, strict=True)
+        if not _fits(result, BUILTIN_TOOL_OUTPUTS[name])
+    ]
+    assert wrong == []
+    assert results[-1]["stdout"] == "one\nthree"  # what BashOutput says: stdout, stderr, ...
