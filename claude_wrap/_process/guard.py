@@ -146,18 +146,27 @@ def _group(pid: int) -> int | None:
         return None
 
 
-def stop_detached(pid: int, *, freeze_group: bool = False) -> list[tuple[int, int]]:
-    """SIGKILL, now, every process below ``pid`` (a group leader) that left
-    its group (a tool's command in a session of its own, what it left
-    behind); return every process found below ``pid``, the rest too, for a
-    later ``kill_listed``.
+def stop_detached(
+    pid: int, *, freeze_group: bool = False, sig: signal.Signals = signal.SIGKILL
+) -> list[tuple[int, int]]:
+    """SIGKILL (or ``sig``), now, every process below ``pid`` (a group
+    leader) that left its group (a tool's command in a session of its own,
+    what it left behind); return every process found below ``pid``, the
+    rest too, for a later ``kill_listed``.
+
+    ``sig=SIGSTOP`` freezes them instead, for a binary that is about to be
+    told to stop: a tool killed under it looks to the binary like a tool
+    that failed, and it goes on with its turn (it asks the model again)
+    before it sees the signal. Frozen, they neither run on nor end; the
+    ``kill_listed`` after the binary exited ends them.
 
     For a run about to be stopped: what left the group is out of reach of a
     signal to the group, and once the binary exits it goes to init, where
     nothing finds it (not the tag sweep either, if it cleared its
     environment). A single look is not enough: a shell may be forking as it
     is looked at. So the walk goes on until it finds nothing it has not
-    signalled yet; a process with SIGKILL pending forks nothing more.
+    signalled yet; a process with SIGKILL pending, or stopped, forks
+    nothing more.
     Neither may the binary exit meanwhile, or what it adopted goes to init
     before the next look: where the group is to be killed anyway,
     ``freeze_group`` first stops it with SIGSTOP.
@@ -174,7 +183,7 @@ def stop_detached(pid: int, *, freeze_group: bool = False) -> list[tuple[int, in
                 continue
             signalled.add(process)
             fresh = True
-            kill_listed([process])
+            kill_listed([process], sig)
         if not fresh:
             break
     return list(found)
@@ -198,15 +207,15 @@ class Below:
         return kill_listed(list(self._found))
 
 
-def kill_listed(processes: list[tuple[int, int]]) -> int:
-    """SIGKILL each listed process that is still the one listed (the same
-    pid and start time). Returns how many were signalled."""
+def kill_listed(processes: list[tuple[int, int]], sig: signal.Signals = signal.SIGKILL) -> int:
+    """SIGKILL (or ``sig``) each listed process that is still the one listed
+    (the same pid and start time). Returns how many were signalled."""
     killed = 0
     for pid, start in processes:
         if _start_time(pid) != start:
             continue  # gone, or the pid names another process now
         try:
-            os.kill(pid, signal.SIGKILL)
+            os.kill(pid, sig)
             killed += 1
         except (ProcessLookupError, PermissionError):
             pass

@@ -448,14 +448,18 @@ class SubprocessTransport(LineTransport):
                 except (anyio.BrokenResourceError, OSError):
                     pass
 
-    def _note_below(self, *, stop_detached_now: bool = False) -> None:
+    def _note_below(self, *, freeze_detached: bool = False) -> None:
         """Look at what runs below the binary while it still lives (a few
         reads of /proc: its threads' children, then theirs); with
-        ``stop_detached_now``, as the run is being stopped, SIGKILL what left
-        its group first (``guard.stop_detached``)."""
+        ``freeze_detached``, as the binary is about to be signalled, SIGSTOP
+        what left its group (``guard.stop_detached``): found now, while the
+        binary lives (what it adopted goes to init when it exits), and
+        SIGKILLed once it exited (``aclose``). Not killed now: a tool that
+        dies under the binary is a tool that failed, and the binary goes on
+        with its turn (it asks the model again) before it reads the signal."""
         if self._process is not None and self._process.returncode is None and self._own_group:
             pid = self._process.pid
-            self._below.add(stop_detached(pid) if stop_detached_now else descendants(pid))
+            self._below.add(stop_detached(pid, sig=signal.SIGSTOP) if freeze_detached else descendants(pid))
 
     async def _wait_noting(self) -> None:
         """``wait()``, looking below the binary meanwhile: what its shutdown
@@ -665,12 +669,11 @@ class SubprocessTransport(LineTransport):
 
     def interrupt(self) -> None:
         """SIGINT to the binary alone, once what left its group (a tool's
-        command in a session of its own) is killed: it stops its turn and
-        its background work as on Ctrl-C, and exits."""
+        command in a session of its own) is frozen: it stops its turn and
+        its background work as on Ctrl-C, and exits; ``aclose`` then ends
+        what was frozen."""
         if self._process is not None and self._process.returncode is None and sys.platform != "win32":
-            # It exits on SIGINT, and what it adopted goes to init then; what
-            # left its group is stopped first, while it can still be found.
-            self._note_below(stop_detached_now=True)
+            self._note_below(freeze_detached=True)
             _signal(self._process, signal.SIGINT)
 
     def _reaped(self) -> None:
@@ -707,7 +710,7 @@ class SubprocessTransport(LineTransport):
                         await self.send_eof()  # may wait for a write in progress
                         await self._wait_noting()
                 if proc.returncode is None:
-                    self._note_below(stop_detached_now=True)
+                    self._note_below(freeze_detached=True)
                     self._signal_group(signal.SIGTERM)
                     with anyio.move_on_at(deadline):
                         await self._wait_noting()

@@ -92,7 +92,9 @@ async def test_the_resumed_session_holds_the_turn_that_was_left(
 
     messages = await run("What happened?", make_options(allowed_tools=["Bash"], resume=session_id))
     assert isinstance(messages[-1], ResultMessage) and messages[-1].result == "Resumed."
-    assert not scripted_model.unexpected  # the left turn did not ask the model again
+    # The left turn did not ask the model again.
+    asked = [(r.last_user_text, r.tool_results, round(r.timestamp, 2)) for r in scripted_model.unexpected]
+    assert asked == []
     seen = scripted_model.main_requests[-1].messages
     calls = [b for m in seen if m["role"] == "assistant" for b in m["content"] if b.get("type") == "tool_use"]
     assert [c["input"]["command"] for c in calls] == [command]
