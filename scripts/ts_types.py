@@ -328,7 +328,7 @@ class Writer:
         self.known = known
         self.classes: dict[str, str] = {}  # name -> source, in the order written
         self.writing: set[str] = set()
-        self.seen: list[tuple[Obj, str]] = []
+        self.seen: list[tuple[object, str]] = []
 
     def annotation(self, node: tuple, name: str) -> str:
         kind = node[0]
@@ -349,8 +349,9 @@ class Writer:
             obj: Obj = node[1]
             if not obj.members:
                 return f"dict[str, {self.annotation(obj.extra, name)}]" if obj.extra else "dict[str, Any]"
-            for written_obj, written_name in self.seen:  # the same shape again: one class
-                if written_obj == obj:
+            key = _shape(node)
+            for written, written_name in self.seen:  # the same shape again (docs and all): one class
+                if written == key:
                     return written_name
             return self.typed_dict(name, obj, "")
         if kind == "ref":
@@ -427,7 +428,7 @@ class Writer:
         if not plain and not text:
             lines.append("    pass\n")
         self.classes[name] = "".join(lines)
-        self.seen.append((obj, name))
+        self.seen.append((_shape(("obj", obj)), name))
         self.writing.discard(name)
         return name
 
@@ -435,6 +436,17 @@ class Writer:
         base = owner.removesuffix("Input")  # BashInput's nested shapes are Bash...; outputs keep their suffix
         text = self.annotation(member.type, base + camel(member.name))
         return f"NotRequired[{text}]" if member.optional else text
+
+
+def _shape(node: object) -> object:
+    """``node`` as a comparable value, its doc comments as their prose: the
+    same comment nested deeper is indented otherwise, yet says the same."""
+    if isinstance(node, Obj):
+        members = tuple((m.name, _shape(m.type), m.optional, doc_text(m.doc)) for m in node.members)
+        return ("obj", members, _shape(node.extra))
+    if isinstance(node, (tuple, list)):
+        return tuple(_shape(part) for part in node)
+    return node
 
 
 def _variant(node: tuple, index: int) -> str:

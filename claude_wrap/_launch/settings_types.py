@@ -760,269 +760,6 @@ class SettingsExtraKnownMarketplaces(TypedDict):
     """
 
 
-class SettingsStrictKnownMarketplaceUrl(TypedDict):
-    source: Literal["url"]
-    url: str
-    """Direct URL to marketplace.json file"""
-    headers: NotRequired[dict[str, str]]
-    """Custom HTTP headers (e.g., for authentication)"""
-    headersHelper: NotRequired[str]
-    """Command that prints a JSON object of HTTP headers (e.g. a short-lived auth token). Its output
-    overrides `headers` and, like `headers`, is inherited by same-origin archive downloads from this
-    marketplace. Runs from a fixed directory (the Claude config home, never the session's), so give
-    a bare command found via PATH or an absolute path; it is re-run on later refreshes of this
-    marketplace.
-    """
-
-
-class SettingsStrictKnownMarketplaceGithub(TypedDict):
-    source: Literal["github"]
-    repo: str
-    """GitHub repository in owner/repo format. ONLY in the managed-settings policy lists
-    (strictKnownMarketplaces / blockedMarketplaces) the owner-wildcard form "owner/*" matches every
-    repository under exactly that owner. Everywhere else (marketplace add, extraKnownMarketplaces,
-    known_marketplaces.json) the value must name a single repository — a wildcard is taken literally
-    and fails to clone.
-    """
-    ref: NotRequired[str]
-    """Git branch, tag or full commit id to use (e.g., "main", "v1.0.0"). Defaults to repository
-    default branch. A full commit id (40 or 64 lowercase hex digits) holds the marketplace at that
-    commit: refreshes and auto-updates do not move it. A branch or tag of the repository must hold
-    the commit. Plugins listed with a remote source follow that source unless they name a `sha`.
-    Reserved Anthropic marketplace names do not accept a commit id.
-    """
-    path: NotRequired[str]
-    """Path to marketplace.json within repo (defaults to .claude-plugin/marketplace.json)"""
-    sparsePaths: NotRequired[list[str]]
-    """Directories to include via git sparse-checkout (cone mode). Use for monorepos where the
-    marketplace lives in a subdirectory. Example: [".claude-plugin", "plugins"]. If omitted, the
-    full repository is cloned.
-    """
-    skipLfs: NotRequired[bool]
-    """Has no effect; accepted so existing settings keep working. Claude Code's own git never downloads
-    Git LFS content: LFS-tracked files in the marketplace repository are checked out as pointer
-    files whether or not this is set, and adding or updating the marketplace says how many were. To
-    fetch their content, run `git lfs pull` in the marketplace's checkout under
-    ~/.claude/plugins/marketplaces/.
-    """
-
-
-class SettingsStrictKnownMarketplaceGit(TypedDict):
-    source: Literal["git"]
-    url: str
-    """Full git repository URL"""
-    ref: NotRequired[str]
-    """Git branch, tag or full commit id to use (e.g., "main", "v1.0.0"). Defaults to repository
-    default branch. A full commit id (40 or 64 lowercase hex digits) holds the marketplace at that
-    commit: refreshes and auto-updates do not move it. A branch or tag of the repository must hold
-    the commit. Plugins listed with a remote source follow that source unless they name a `sha`.
-    Reserved Anthropic marketplace names do not accept a commit id.
-    """
-    path: NotRequired[str]
-    """Path to marketplace.json within repo (defaults to .claude-plugin/marketplace.json)"""
-    sparsePaths: NotRequired[list[str]]
-    """Directories to include via git sparse-checkout (cone mode). Use for monorepos where the
-    marketplace lives in a subdirectory. Example: [".claude-plugin", "plugins"]. If omitted, the
-    full repository is cloned.
-    """
-    skipLfs: NotRequired[bool]
-    """Has no effect; accepted so existing settings keep working. Claude Code's own git never downloads
-    Git LFS content: LFS-tracked files in the marketplace repository are checked out as pointer
-    files whether or not this is set, and adding or updating the marketplace says how many were. To
-    fetch their content, run `git lfs pull` in the marketplace's checkout under
-    ~/.claude/plugins/marketplaces/.
-    """
-
-
-class SettingsStrictKnownMarketplaceNpm(TypedDict):
-    source: Literal["npm"]
-    package: str
-    """npm package containing marketplace.json (e.g. "\\@acme/claude-marketplace"). A scope wildcard
-    such as "\\@acme/*" still parses in a managed list, so a list that holds one stays valid, but it
-    matches no marketplace package.
-    """
-    version: NotRequired[str]
-    """Version or range to fetch (e.g. "1.4.0", "^1.4"); defaults to the latest dist-tag"""
-    registry: NotRequired[str]
-    """Registry URL. When adding a marketplace: a one-off registry override (otherwise your npm
-    configuration decides). Under allowManagedPermissionRulesOnly, an npm marketplace keeps plugin
-    allowed-tools only when both the entry and the registration pin this same registry.
-    """
-
-
-class SettingsStrictKnownMarketplaceFile(TypedDict):
-    source: Literal["file"]
-    path: str
-    """Local file path to marketplace.json"""
-
-
-class SettingsStrictKnownMarketplaceDirectory(TypedDict):
-    source: Literal["directory"]
-    path: str
-    """Local directory containing .claude-plugin/marketplace.json"""
-
-
-class SettingsStrictKnownMarketplaceHostPattern(TypedDict):
-    source: Literal["hostPattern"]
-    hostPattern: str
-    """Regex pattern to match the host/domain extracted from any marketplace source type. For github
-    sources, matches against github.com. For git sources (SSH or HTTPS), extracts the hostname from
-    the URL. Use in strictKnownMarketplaces to allow all marketplaces from a specific host (e.g.,
-    "^github\\.mycompany\\.com$").
-    """
-
-
-class SettingsStrictKnownMarketplacePathPattern(TypedDict):
-    source: Literal["pathPattern"]
-    pathPattern: str
-    """Regex pattern matched against the .path field of file and directory sources. Use in
-    strictKnownMarketplaces to allow filesystem-based marketplaces alongside hostPattern
-    restrictions for network sources. Use ".*" to allow all filesystem paths, or a narrower pattern
-    (e.g., "^/opt/approved/") to restrict to specific directories.
-    """
-
-
-class SettingsStrictKnownMarketplaceSettingsPluginSourceNpm(TypedDict):
-    source: Literal["npm"]
-    package: str
-    """Package name (or url, or local path, or anything else that can be passed to `npm` as a package)
-    """
-    version: NotRequired[str]
-    """Specific version or version range (e.g., ^1.0.0, ~2.1.0)"""
-    registry: NotRequired[str]
-    """Custom NPM registry URL (defaults to using system default, likely npmjs.org)"""
-
-
-class SettingsStrictKnownMarketplaceSettingsPluginSourceUrl(TypedDict):
-    source: Literal["url"]
-    url: str
-    """Full git repository URL (https:// or git\\@)"""
-    ref: NotRequired[str]
-    """Git branch or tag to use (e.g., "main", "v1.0.0"). Defaults to repository default branch."""
-    sha: NotRequired[str]
-    """Specific commit SHA to use"""
-
-
-class SettingsStrictKnownMarketplaceSettingsPluginSourceGithub(TypedDict):
-    source: Literal["github"]
-    repo: str
-    """GitHub repository in owner/repo format"""
-    ref: NotRequired[str]
-    """Git branch or tag to use (e.g., "main", "v1.0.0"). Defaults to repository default branch."""
-    sha: NotRequired[str]
-    """Specific commit SHA to use"""
-
-
-class SettingsStrictKnownMarketplaceSettingsPluginSourceGitSubdir(TypedDict):
-    source: Literal["git-subdir"]
-    url: str
-    """Git repository: GitHub owner/repo shorthand, https://, or git\\@ URL"""
-    path: str
-    """Subdirectory within the repo containing the plugin (e.g., "tools/claude-plugin"). Checked out
-    sparsely — over https or ssh as a partial clone (--filter=tree:0) — to minimize bandwidth for
-    monorepos.
-    """
-    ref: NotRequired[str]
-    """Git branch or tag to use (e.g., "main", "v1.0.0"). Defaults to repository default branch."""
-    sha: NotRequired[str]
-    """Specific commit SHA to use"""
-
-
-class SettingsStrictKnownMarketplaceSettingsPluginSourceArchive(TypedDict):
-    source: Literal["archive"]
-    url: str
-    """HTTPS URL of a zip archive containing the plugin. The plugin root (the directory holding
-    .claude-plugin/) may be at the top of the archive or nested one directory deep — a single
-    wrapping directory is stripped.
-    """
-    sha256: NotRequired[str]
-    """SHA-256 digest of the archive. When set, every download is verified against it and the install
-    is refused on mismatch. It also serves as the version identity when neither plugin.json nor the
-    marketplace entry declares a `version`. Recommended. Note the update signal is the version
-    string (plugin.json version, else the entry version, else this digest) — changing only the
-    digest while a version is declared does not trigger an update.
-    """
-
-
-class SettingsStrictKnownMarketplaceSettingsPluginSourceCommand(TypedDict):
-    source: Literal["command"]
-    command: str
-    """Shell command that prints the absolute path of the plugin directory on stdout (exactly one line)
-    and exits 0. It must leave a complete plugin in that directory before exiting; the directory is
-    copied into the plugin cache, so the printed path may change between runs (it is re-resolved on
-    every install and update, and once per session in the background). Runs through the platform
-    shell (sh on macOS/Linux, cmd.exe on Windows) from the user's home directory with Claude Code's
-    subprocess environment.
-    """
-    timeout: NotRequired[float]
-    """Seconds to wait for the command before giving up (default: 60)"""
-    mode: NotRequired[Literal["copy", "link"]]
-    """copy (default): the printed directory is copied into the plugin cache and content-hashed, so it
-    may be deleted afterwards. link: the cache entry links to the printed directory in place (no
-    copy, no size limit; macOS/Linux) — for large exports; the directory must then stay valid while
-    Claude Code runs, and a different printed path is what signals new content.
-    """
-
-
-class SettingsStrictKnownMarketplaceSettingsPlugin(TypedDict):
-    name: str
-    """Plugin name as it appears in the target repository"""
-    source: (
-        str
-        | SettingsStrictKnownMarketplaceSettingsPluginSourceNpm
-        | SettingsStrictKnownMarketplaceSettingsPluginSourceUrl
-        | SettingsStrictKnownMarketplaceSettingsPluginSourceGithub
-        | SettingsStrictKnownMarketplaceSettingsPluginSourceGitSubdir
-        | SettingsStrictKnownMarketplaceSettingsPluginSourceArchive
-        | SettingsStrictKnownMarketplaceSettingsPluginSourceCommand
-        | SettingsExtraKnownMarketplacesSourceSettingsPluginSourceUnsupported
-    )
-    """Where to fetch the plugin from. Must be a remote source — relative paths have no marketplace
-    repository to resolve against. Under allowManagedPermissionRulesOnly, a settings marketplace
-    keeps its plugins' allowed-tools only when every npm entry here pins a `registry` on a bare
-    package name; unpinned, the package resolves through the member's own npm config, and a non-bare
-    spelling (an `npm:` alias, a `name\\@range`, a URL or git spec) packs as an exotic spec the pin
-    does not bind — either way the marketplace vouches no tool grants.
-    """
-    description: NotRequired[str]
-    version: NotRequired[str]
-    strict: NotRequired[bool]
-    engines: NotRequired[dict[str, Any]]
-    """Versions of its hosts this plugin runs on. "claude-code" is a semver range (e.g. ">=2.1.320"):
-    outside it, the plugin is not installed, updated or loaded. Other keys are ignored.
-    """
-    headers: NotRequired[dict[str, str]]
-    """HTTP headers sent when downloading this entry's `archive` source."""
-    headersHelper: NotRequired[str]
-    """Command that prints a JSON object of HTTP headers for downloading this entry's `archive` source.
-    Runs only when a user explicitly installs or updates this plugin. Unlike a catalog entry, an
-    entry written here does not need `strict: false`: it is declared in a settings file, which has
-    no manifest fields to inline. A declaration in project settings is not operator-authored, so
-    request-routing and client-identity header names are still filtered there. Use an absolute path.
-    """
-
-
-class SettingsStrictKnownMarketplaceSettingsOwner(TypedDict):
-    name: str
-    """Display name of the plugin author or organization"""
-    email: NotRequired[str]
-    """Contact email for support or feedback"""
-    url: NotRequired[str]
-    """Website, GitHub profile, or organization URL"""
-
-
-class SettingsStrictKnownMarketplaceSettings(TypedDict):
-    source: Literal["settings"]
-    name: str
-    """Marketplace name. Must match the extraKnownMarketplaces key (enforced); the synthetic manifest
-    is written under this name. Same validation as PluginMarketplaceSchema plus reserved-name
-    rejection — validateOfficialNameSource runs after the disk write, too late to clean up.
-    """
-    plugins: list[SettingsStrictKnownMarketplaceSettingsPlugin]
-    """Plugin entries declared inline in settings.json"""
-    owner: NotRequired[SettingsStrictKnownMarketplaceSettingsOwner]
-
-
 class SettingsSandboxNetworkTlsTerminate(TypedDict):
     caCertPath: NotRequired[str]
     caKeyPath: NotRequired[str]
@@ -2093,16 +1830,16 @@ class Settings(_SettingsKeys):
     """
     strictKnownMarketplaces: NotRequired[
         list[
-            SettingsStrictKnownMarketplaceUrl
-            | SettingsStrictKnownMarketplaceGithub
-            | SettingsStrictKnownMarketplaceGit
-            | SettingsStrictKnownMarketplaceNpm
-            | SettingsStrictKnownMarketplaceFile
-            | SettingsStrictKnownMarketplaceDirectory
+            SettingsExtraKnownMarketplacesSourceUrl
+            | SettingsExtraKnownMarketplacesSourceGithub
+            | SettingsExtraKnownMarketplacesSourceGit
+            | SettingsExtraKnownMarketplacesSourceNpm
+            | SettingsExtraKnownMarketplacesSourceFile
+            | SettingsExtraKnownMarketplacesSourceDirectory
             | SettingsExtraKnownMarketplacesSourceSkillsDir
-            | SettingsStrictKnownMarketplaceHostPattern
-            | SettingsStrictKnownMarketplacePathPattern
-            | SettingsStrictKnownMarketplaceSettings
+            | SettingsExtraKnownMarketplacesSourceHostPattern
+            | SettingsExtraKnownMarketplacesSourcePathPattern
+            | SettingsExtraKnownMarketplacesSourceSettings
         ]
     ]
     """Enterprise strict list of allowed marketplace sources. When set in managed settings, ONLY these
@@ -2114,16 +1851,16 @@ class Settings(_SettingsKeys):
     """
     allowedMarketplaces: NotRequired[
         list[
-            SettingsStrictKnownMarketplaceUrl
-            | SettingsStrictKnownMarketplaceGithub
-            | SettingsStrictKnownMarketplaceGit
-            | SettingsStrictKnownMarketplaceNpm
-            | SettingsStrictKnownMarketplaceFile
-            | SettingsStrictKnownMarketplaceDirectory
+            SettingsExtraKnownMarketplacesSourceUrl
+            | SettingsExtraKnownMarketplacesSourceGithub
+            | SettingsExtraKnownMarketplacesSourceGit
+            | SettingsExtraKnownMarketplacesSourceNpm
+            | SettingsExtraKnownMarketplacesSourceFile
+            | SettingsExtraKnownMarketplacesSourceDirectory
             | SettingsExtraKnownMarketplacesSourceSkillsDir
-            | SettingsStrictKnownMarketplaceHostPattern
-            | SettingsStrictKnownMarketplacePathPattern
-            | SettingsStrictKnownMarketplaceSettings
+            | SettingsExtraKnownMarketplacesSourceHostPattern
+            | SettingsExtraKnownMarketplacesSourcePathPattern
+            | SettingsExtraKnownMarketplacesSourceSettings
         ]
     ]
     """Alias for strictKnownMarketplaces (managed settings only): this key is read exactly as if it
@@ -2133,16 +1870,16 @@ class Settings(_SettingsKeys):
     """
     blockedMarketplaces: NotRequired[
         list[
-            SettingsStrictKnownMarketplaceUrl
-            | SettingsStrictKnownMarketplaceGithub
-            | SettingsStrictKnownMarketplaceGit
-            | SettingsStrictKnownMarketplaceNpm
-            | SettingsStrictKnownMarketplaceFile
-            | SettingsStrictKnownMarketplaceDirectory
+            SettingsExtraKnownMarketplacesSourceUrl
+            | SettingsExtraKnownMarketplacesSourceGithub
+            | SettingsExtraKnownMarketplacesSourceGit
+            | SettingsExtraKnownMarketplacesSourceNpm
+            | SettingsExtraKnownMarketplacesSourceFile
+            | SettingsExtraKnownMarketplacesSourceDirectory
             | SettingsExtraKnownMarketplacesSourceSkillsDir
-            | SettingsStrictKnownMarketplaceHostPattern
-            | SettingsStrictKnownMarketplacePathPattern
-            | SettingsStrictKnownMarketplaceSettings
+            | SettingsExtraKnownMarketplacesSourceHostPattern
+            | SettingsExtraKnownMarketplacesSourcePathPattern
+            | SettingsExtraKnownMarketplacesSourceSettings
         ]
     ]
     """Enterprise blocklist of marketplace sources. When set in managed settings, these sources are

@@ -1698,43 +1698,6 @@ class WebSearchOutput(TypedDict):
     """Number of web searches performed"""
 
 
-class AskUserQuestionOutputQuestionOption(TypedDict):
-    label: str
-    """The display text for this option that the user will see and select. Should be concise (1-5
-    words) and clearly describe the choice.
-    """
-    description: str
-    """Explanation of what this option means or what will happen if chosen. Useful for providing
-    context about trade-offs or implications.
-    """
-    preview: NotRequired[str]
-    """Optional preview content rendered when this option is focused. Use for mockups, code snippets,
-    or visual comparisons that help users compare options. See the tool description for the expected
-    content format.
-    """
-
-
-class AskUserQuestionOutputQuestion(TypedDict):
-    question: str
-    """The complete question to ask the user. Should be clear, specific, and end with a question mark.
-    Example: "Which library should we use for date formatting?" If multiSelect is true, phrase it
-    accordingly, e.g. "Which features do you want to enable?"
-    """
-    header: str
-    """Very short label displayed as a chip/tag (max 12 chars). Examples: "Auth method", "Library",
-    "Approach".
-    """
-    options: list[AskUserQuestionOutputQuestionOption]
-    """The available choices for this question. Must have 2-4 options. Each option should be a
-    distinct, mutually exclusive choice (unless multiSelect is enabled). There should be no 'Other'
-    option, that will be provided automatically.
-    """
-    multiSelect: bool
-    """Set to true to allow the user to select multiple options instead of just one. Use when choices
-    are not mutually exclusive.
-    """
-
-
 class AskUserQuestionOutputAnnotations(TypedDict):
     preview: NotRequired[str]
     """The preview content of the selected option, if the question used previews."""
@@ -1754,7 +1717,7 @@ class AskUserQuestionOutputAnnotations(TypedDict):
 class AskUserQuestionOutput(TypedDict):
     """The output of the ``AskUserQuestion`` tool."""
 
-    questions: list[AskUserQuestionOutputQuestion]
+    questions: list[AskUserQuestionQuestion]
     """The questions that were asked"""
     answers: dict[str, str]
     """The answers provided by the user (question text -> answer string; multi-select answers are
