@@ -115,6 +115,11 @@ class Obj:
     extra: tuple | None = None  # an index signature's value type
 
 
+def _unquote(text: str) -> str:
+    """The value of a string literal, in single or double quotes."""
+    return json.loads('"' + text[1:-1].replace('"', '\\"') + '"')
+
+
 class Parser:
     def __init__(self, toks: list[Tok]) -> None:
         self.toks, self.at = toks, 0
@@ -161,7 +166,7 @@ class Parser:
     def primary(self) -> tuple:
         tok = self.take()
         if tok.kind == "str":
-            return ("lit", json.loads('"' + tok.text[1:-1].replace('"', '\\"') + '"'))
+            return ("lit", _unquote(tok.text))
         if tok.kind == "num":
             return ("lit", float(tok.text) if "." in tok.text else int(tok.text))
         if tok.text == "{":
@@ -230,10 +235,9 @@ class Parser:
         return at < len(self.toks) and self.toks[at].text == "=>"
 
     def _skip_group(self, opening: str, closing: str, *, opened: bool = False) -> None:
-        depth = 1 if opened else 0
         if not opened:
             self.take(opening)
-            depth = 1
+        depth = 1
         while depth:
             text = self.take().text
             depth += {opening: 1, closing: -1}.get(text, 0)
@@ -251,7 +255,7 @@ class Parser:
                 obj.extra = self.type()
             else:
                 name = self.take()
-                key = json.loads('"' + name.text[1:-1] + '"') if name.kind == "str" else name.text
+                key = _unquote(name.text) if name.kind == "str" else name.text
                 optional = self.peek().text == "?"
                 if optional:
                     self.take()
@@ -321,6 +325,17 @@ def singular(name: str) -> str:
     return name + "Item"
 
 
+# How TypeScript's scalars read in Python (a JSON number may be either int or float).
+_SCALARS = {"string": "str", "number": "float", "boolean": "bool"}
+
+
+def _scalar(node: tuple) -> str | None:
+    """The Python type of a scalar node (``UUID`` is a string), else None."""
+    if node[0] == "prim":
+        return _SCALARS.get(node[1])
+    return "str" if node[0] == "ref" and node[1] == "UUID" else None
+
+
 class Writer:
     """Renders type nodes as Python annotations, collecting the TypedDicts they need."""
 
@@ -328,12 +343,14 @@ class Writer:
         self.known = known
         self.classes: dict[str, str] = {}  # name -> source, in the order written
         self.writing: set[str] = set()
-        self.seen: list[tuple[object, str]] = []
+        self.seen: dict[object, str] = {}  # shape -> the class written for it
 
     def annotation(self, node: tuple, name: str) -> str:
         kind = node[0]
+        if (scalar := _scalar(node)) is not None:
+            return scalar
         if kind == "prim":
-            return {"string": "str", "number": "float", "boolean": "bool", "null": "None"}.get(node[1], "Any")
+            return "None" if node[1] == "null" else "Any"
         if kind == "lit":
             return f"Literal[{node[1]!r}]"
         if kind == "arr":
@@ -349,19 +366,14 @@ class Writer:
             obj: Obj = node[1]
             if not obj.members:
                 return f"dict[str, {self.annotation(obj.extra, name)}]" if obj.extra else "dict[str, Any]"
-            key = _shape(node)
-            for written, written_name in self.seen:  # the same shape again (docs and all): one class
-                if written == key:
-                    return written_name
-            return self.typed_dict(name, obj, "")
+            # The same shape again (docs and all): one class.
+            return self.seen.get(_shape(node)) or self.typed_dict(name, obj, "")
         if kind == "ref":
             ref, args = node[1], node[2]
             if ref == "Record" and len(args) == 2:
                 return f"dict[str, {self.annotation(args[1], name)}]"
             if ref in ("Array", "ReadonlyArray") and args:
                 return f"list[{self.annotation(args[0], singular(name))}]"
-            if ref in ("UUID",):
-                return "str"
             if ref in self.known and not args:
                 return self.annotation(self.known[ref], ref) if self.known[ref][0] != "obj" else self.named(ref)
             return "Any"
@@ -423,12 +435,12 @@ class Writer:
             lines.append(_docstring(text, "    "))
         for member in plain:
             lines.append(f"    {member.name}: {self.field(member, name)}\n")
-            if doc_text(member.doc):
-                lines.append(_docstring(doc_text(member.doc), "    "))
+            if prose := doc_text(member.doc):
+                lines.append(_docstring(prose, "    "))
         if not plain and not text:
             lines.append("    pass\n")
         self.classes[name] = "".join(lines)
-        self.seen.append((_shape(("obj", obj)), name))
+        self.seen.setdefault(_shape(("obj", obj)), name)
         self.writing.discard(name)
         return name
 
@@ -459,12 +471,11 @@ def _variant(node: tuple, index: int) -> str:
 
 
 def _distinct(nodes: list[tuple]) -> list[tuple]:
-    """``nodes`` without repeats (structurally equal nodes are one)."""
-    out: list[tuple] = []
+    """``nodes`` without repeats (nodes of one ``_shape`` are one)."""
+    first: dict[object, tuple] = {}
     for node in nodes:
-        if node not in out:
-            out.append(node)
-    return out
+        first.setdefault(_shape(node), node)
+    return list(first.values())
 
 
 def _docstring(text: str, indent: str) -> str:
@@ -501,9 +512,9 @@ def _union_names(node: tuple, suffix: str) -> list[str]:
     return [p[1] for p in parts if p[0] == "ref" and p[1].endswith(suffix)]
 
 
-def builtin_tools(source: str, version: str) -> str:
-    """The module of the built-in tools' inputs and outputs."""
-    known = declarations(source)
+def builtin_tools(known: dict[str, tuple], version: str) -> str:
+    """The module of the built-in tools' inputs and outputs, from the
+    ``declarations`` of ``sdk-tools.d.ts``."""
     writer = Writer(known)
     tables: dict[str, dict[str, str]] = {"Input": {}, "Output": {}}
     aliases: list[str] = []
@@ -541,8 +552,8 @@ def builtin_tools(source: str, version: str) -> str:
     return "".join(out)
 
 
-def settings(source: str, version: str) -> str:
-    known = declarations(source)
+def settings(known: dict[str, tuple], version: str) -> str:
+    """The module of ``Settings``, from the ``declarations`` of ``sdk.d.ts``."""
     writer = Writer(known)
     writer.typed_dict(
         "Settings",
@@ -567,27 +578,14 @@ def _view_field(member: Member) -> tuple[str, str]:
         node = kinds[0] if len(kinds) == 1 else ("union", kinds)
     else:
         nullable = False
-    scalar = {"string": "str", "number": "float", "boolean": "bool"}
-    text = "Any"
-    if node[0] == "prim" and node[1] in scalar:
-        text = scalar[node[1]]
-    elif node[0] == "lit" or (node[0] == "union" and all(p[0] == "lit" for p in node[1])):
+    text = _scalar(node) or "Any"
+    if node[0] == "lit" or (node[0] == "union" and all(p[0] == "lit" for p in node[1])):
         values = [node[1]] if node[0] == "lit" else [p[1] for p in node[1]]
         text = (
             {str: "str", bool: "bool"}.get(type(values[0]), "float") if len({type(v) for v in values}) == 1 else "Any"
         )
-    elif node[0] == "ref" and node[1] == "UUID":
-        text = "str"
     elif node[0] == "arr":
-        item = node[1]
-        inner = (
-            scalar.get(item[1], "Any")
-            if item[0] == "prim"
-            else "str"
-            if item[0] == "ref" and item[1] == "UUID"
-            else "Any"
-        )
-        text = f"list[{inner}]"
+        text = f"list[{_scalar(node[1]) or 'Any'}]"
     elif node[0] == "obj" or (node[0] == "ref" and node[1] == "Record"):
         text = "dict[str, Any]"
     if text == "Any":
@@ -600,9 +598,9 @@ def _view_field(member: Member) -> tuple[str, str]:
     return text, "field(default_factory=list)" if text.startswith("list") else "field(default_factory=dict)"
 
 
-def system_views(source: str, version: str) -> str:
-    """The generated block of system_views.py: a frozen view per system frame."""
-    known = declarations(source)
+def system_views(source: str, known: dict[str, tuple], version: str) -> str:
+    """The generated block of system_views.py: a frozen view per system
+    frame of ``sdk.d.ts`` (``source``, ``known`` its declarations)."""
     out = [BEGIN, f"# From the TypeScript SDK {version} (sdk.d.ts); make bump rewrites this block.\n"]
     names = []
     for ts_name, node in sorted(known.items()):
@@ -631,8 +629,8 @@ def system_views(source: str, version: str) -> str:
                     else f"field(default={default}, metadata=_key({member.name!r}))"
                 )
             out.append(f"    {attr}: {annotation} = {default}\n")
-            if doc_text(member.doc):
-                out.append(_docstring(doc_text(member.doc), "    "))
+            if prose := doc_text(member.doc):
+                out.append(_docstring(prose, "    "))
     out.append("\n\n__all__ += [" + "".join(f'"{n}", ' for n in names) + "]\n" + END)
     return "".join(out)
 
@@ -658,18 +656,16 @@ def formatted(text: str, path: Path) -> str:
 
 def written(folder: Path) -> dict[Path, str]:
     version = json.loads((folder / "package.json").read_text())["version"]
-    modules = {
-        BUILTIN_TOOLS: builtin_tools((folder / "sdk-tools.d.ts").read_text(), version),
-        SETTINGS: settings((folder / "sdk.d.ts").read_text(), version),
-    }
-    modules = {path: formatted(text, path) for path, text in modules.items()}
-    current = SYSTEM_VIEWS.read_text()
-    head, _, rest = current.partition(BEGIN)
+    sdk = (folder / "sdk.d.ts").read_text()
+    sdk_known = declarations(sdk)  # read once: settings and the views both come from it
+    head, _, rest = SYSTEM_VIEWS.read_text().partition(BEGIN)
     _, _, tail = rest.partition(END)
-    modules[SYSTEM_VIEWS] = formatted(
-        head + system_views((folder / "sdk.d.ts").read_text(), version) + tail, SYSTEM_VIEWS
-    )
-    return modules
+    modules = {
+        BUILTIN_TOOLS: builtin_tools(declarations((folder / "sdk-tools.d.ts").read_text()), version),
+        SETTINGS: settings(sdk_known, version),
+        SYSTEM_VIEWS: head + system_views(sdk, sdk_known, version) + tail,
+    }
+    return {path: formatted(text, path) for path, text in modules.items()}
 
 
 def main() -> int:

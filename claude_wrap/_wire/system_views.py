@@ -12,6 +12,7 @@ views read the keys of one subtype into typed attributes, on demand::
 ``MessageParseError`` when the frame's keys do not have the types the view
 declares. A key the frame lacks takes the attribute's default. Views are
 frozen dataclasses and not messages: ``query()`` never yields one.
+``ResultDetails`` is the same kind of view of a ``ResultMessage``'s frame.
 """
 
 from __future__ import annotations

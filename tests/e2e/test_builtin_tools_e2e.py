@@ -27,6 +27,13 @@ pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 NOT_IN_SDK_TOOLS = {"ListAgents", "SendMessage", "Skill"}
 
 
+def _every_schema_sent(make_options: Options, **overrides: Any) -> Any:
+    """Options with tool search off, so the first request holds every tool's schema."""
+    options = make_options(**overrides)
+    options.env["ENABLE_TOOL_SEARCH"] = "false"
+    return options
+
+
 def _offered_schemas(scripted_model: ScriptedModel) -> dict[str, dict[str, Any]]:
     return {tool["name"]: tool["input_schema"] for tool in scripted_model.main_requests[0].tools}
 
@@ -46,10 +53,7 @@ async def test_each_typed_input_fits_the_schema_the_binary_sends(
     scripted_model: ScriptedModel, make_options: Options
 ) -> None:
     scripted_model.add(Reply.text("ok"))
-    # Without tool search every tool's schema is in the first request.
-    options = make_options()
-    options.env["ENABLE_TOOL_SEARCH"] = "false"
-    await run("hi", options)
+    await run("hi", _every_schema_sent(make_options))
     schemas = _offered_schemas(scripted_model)
     typed = {name: schemas[name] for name in schemas if name in BUILTIN_TOOL_INPUTS}
     assert len(typed) >= 15, sorted(schemas)  # Bash, Read, Edit, Write, Agent, WebFetch, ...
@@ -77,14 +81,12 @@ async def test_the_binary_takes_each_former_tool_name_for_the_current_one(
     scripted_model: ScriptedModel, make_options: Options
 ) -> None:
     scripted_model.add(Reply.text("ok"), Reply.text("ok"))
-    await run("hi", make_options(env={**make_options().env, "ENABLE_TOOL_SEARCH": "false"}))
+    await run("hi", _every_schema_sent(make_options))
     offered = set(_offered_schemas(scripted_model))
     targets = set(LEGACY_TOOL_NAME_ALIASES.values()) & offered
     assert {"Agent", "TaskStop", "ListAgents"} <= targets
     # Disallowed by their former names only: the current ones go.
-    options = make_options(env={**make_options().env, "ENABLE_TOOL_SEARCH": "false"})
-    options.disallowed_tools = list(LEGACY_TOOL_NAME_ALIASES)
-    await run("hi", options)
+    await run("hi", _every_schema_sent(make_options, disallowed_tools=list(LEGACY_TOOL_NAME_ALIASES)))
     assert targets & set(scripted_model.main_requests[1].tool_names) == set()
 
 

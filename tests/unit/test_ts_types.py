@@ -51,7 +51,8 @@ export interface DemoOutput { done: boolean; }
 
 
 def test_the_shapes_of_the_declarations_become_typed_dicts() -> None:
-    text = _generator().builtin_tools(SOURCE, "0.0.1")
+    generator = _generator()
+    text = generator.builtin_tools(generator.declarations(SOURCE), "0.0.1")
     module = types.ModuleType("demo")
     code = compile(text, "demo", "exec", dont_inherit=True)  # not this file's `from __future__`
     exec(code, module.__dict__)  # noqa: S102 - the generator's own output
