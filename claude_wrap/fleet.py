@@ -28,6 +28,7 @@ from typing import Any, Literal
 from claude_wrap._fleet.batch import Batch, Driver, as_task
 from claude_wrap._fleet.progress import make_progress
 from claude_wrap._fleet.types import (
+    BatchBusyError,
     BudgetExceededError,
     FleetError,
     FleetStats,
@@ -44,6 +45,7 @@ from claude_wrap._lazy import publish
 
 __all__ = [
     "Batch",
+    "BatchBusyError",
     "BudgetExceededError",
     "FleetError",
     "FleetStats",
@@ -68,6 +70,8 @@ def run_many(
     concurrency: int | None = None,
     budget_usd: float | None = None,
     progress: bool | Callable[[FleetStats], None] = False,
+    batch_id: str | None = None,
+    lease_s: float = 30.0,
     **backend_options: Any,
 ) -> Batch:
     """Run ``tasks`` (prompts, or :class:`Task` objects), ``concurrency`` at a
@@ -82,6 +86,16 @@ def run_many(
     ``BudgetExceededError``. ``progress``: show
     done / running / failed / cost on stderr (or in a notebook cell), or
     call a function with :class:`FleetStats` on every change.
+
+    ``batch_id``: keep the batch's state in a journal in the options'
+    ``session_store`` (required then), so that running ``run_many`` again
+    with the same ``batch_id`` and tasks (after this driver died, or was
+    stopped by the budget; on this machine or another) reports the tasks
+    that finished without running them (``Outcome.recorded``), resumes the
+    ones under way from their sessions, and starts the rest. One driver
+    runs a batch at a time: another gets ``BatchBusyError`` until this
+    one's lease ends (it is renewed while the batch runs, and lapses
+    ``lease_s`` seconds after its driver died).
 
     Backend options. Both: ``warm``, pool members kept ready per node
     (default: ``concurrency``; 0 starts a binary per task). Ray:
@@ -109,6 +123,7 @@ def run_many(
     shown = make_progress(progress)
     opts = options if options is not None else ClaudeAgentOptions()
     track_cost = budget_usd is not None
+    journal = _journal(batch_id, lease_s, opts)
     if backend == "local":
         unknown = sorted(set(backend_options) - _LOCAL_OPTIONS)
         if unknown:
@@ -117,14 +132,30 @@ def run_many(
 
         per_node = concurrency or os.cpu_count() or 1
         warm = _warm(backend_options.get("warm"), per_node)
-        runner: Any = LocalBackend(opts, concurrency=per_node, warm=warm, track_cost=track_cost)
+        runner: Any = LocalBackend(
+            opts, concurrency=per_node, warm=warm, track_cost=track_cost, durable=journal is not None
+        )
     elif backend == "ray":
         from claude_wrap._fleet.ray import RayBackend
 
         runner = RayBackend(opts, concurrency=concurrency, track_cost=track_cost, **backend_options)
     else:
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    return Batch(Driver(tasks, runner, budget_usd=budget_usd, progress=shown))
+    return Batch(Driver(tasks, runner, budget_usd=budget_usd, progress=shown, journal=journal))
+
+
+def _journal(batch_id: str | None, lease_s: float, options: ClaudeAgentOptions) -> Any:
+    if not (isinstance(lease_s, (int, float)) and not isinstance(lease_s, bool) and lease_s > 0):
+        raise ValueError(f"lease_s must be a positive number of seconds, got {lease_s!r}")
+    if batch_id is None:
+        return None
+    if not isinstance(batch_id, str) or not batch_id:
+        raise ValueError(f"batch_id must be a non-empty string, got {batch_id!r}")
+    if options.session_store is None:
+        raise ValueError("batch_id keeps the batch's journal in the session store: set options.session_store")
+    from claude_wrap._fleet.batch_journal import BatchJournal
+
+    return BatchJournal(options.session_store, batch_id, float(lease_s))
 
 
 def _warm(value: Any, concurrency: int) -> int:

@@ -291,6 +291,8 @@ def run_many(
     concurrency: int | None = None,
     budget_usd: float | None = None,
     progress: bool | Callable[[FleetStats], None] = False,
+    batch_id: str | None = None,
+    lease_s: float = 30.0,
     **backend_options: Any,
 ) -> OutcomeIterator:
     """Run many tasks; a plain iterator of their outcomes as they finish.
@@ -309,6 +311,8 @@ def run_many(
         concurrency=concurrency,
         budget_usd=budget_usd,
         progress=progress,
+        batch_id=batch_id,
+        lease_s=lease_s,
         **backend_options,
     )
     return OutcomeIterator(_LoopThread(), batch)

@@ -7,6 +7,11 @@ counts the money, and reports one ``Outcome`` per task as it ends. A task
 whose node is lost goes back to the front of the queue (with its record,
 so the next attempt resumes its session) until its retries are used up.
 
+With a ``BatchJournal`` (``run_many(batch_id=...)``) the driver writes each
+task's state to the session store as it changes, and reports an outcome
+only once the journal holds it; what an earlier driver of the batch left
+there decides, per task, whether it is reported as it was, resumed or run.
+
 The driver runs in a task of its own (``Detached``), owned by the batch:
 iterating only pulls outcomes from it. ``aclose()`` (or leaving ``async
 with``, cancelling a waiting ``__anext__``, dropping the batch) stops it:
@@ -31,9 +36,19 @@ import anyio
 import anyio.abc
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from claude_wrap._fleet.journal import CostSoFar, Event, Finished, TaskRecord, TurnEnded
+from claude_wrap._fleet.batch_journal import BatchJournal, Prior, fingerprint
+from claude_wrap._fleet.journal import (
+    CostSoFar,
+    Event,
+    Finished,
+    Pending,
+    PromptSending,
+    SessionStarted,
+    TaskRecord,
+    TurnEnded,
+)
 from claude_wrap._fleet.progress import Progress
-from claude_wrap._fleet.types import BudgetExceededError, FleetStats, NodeLostError, Outcome, Task
+from claude_wrap._fleet.types import BudgetExceededError, FleetError, FleetStats, NodeLostError, Outcome, Task
 from claude_wrap._fleet.worker import NodeInfo
 from claude_wrap._lazy import publish
 from claude_wrap._run.detached import Detached
@@ -81,6 +96,8 @@ class _Item:
     started: float | None = None
     cost: float = 0.0  # the running attempt's spending so far
     turns: int = 0
+    prior_cost: float = 0.0  # spent under earlier drivers of the batch (not this run's budget)
+    prior_turns: int = 0
 
 
 class Batch:
@@ -180,6 +197,7 @@ class Driver:
         *,
         budget_usd: float | None,
         progress: Progress | None,
+        journal: BatchJournal | None = None,
     ) -> None:
         self._total = len(tasks) if isinstance(tasks, Sized) else None
         self._source: Iterator[Any] = iter(enumerate(tasks))
@@ -193,10 +211,17 @@ class Driver:
         self._finished = 0
         self._failed = 0
         self._stopping = False
+        self._stop_reason: BaseException | None = None
         self._started_at = 0.0
         self.error: BaseException | None = None
         self._send: MemoryObjectSendStream[Outcome] | None = None
         self._changed: anyio.Event | None = None
+        self._journal = journal
+        self._prior: dict[int, Prior] = {}
+        self._unwritten: list[tuple[dict[str, Any] | None, Outcome | None]] = []
+        self._wrote = anyio.Event()  # set when there is something to write
+        self._writing = False  # the writer runs: outcomes wait for it
+        self._journal_failed = False
 
     def stats(self) -> FleetStats:
         return FleetStats(
@@ -218,13 +243,22 @@ class Driver:
         self._changed = anyio.Event()
         self._started_at = time.monotonic()
         try:
+            if self._journal is not None:
+                self._prior = await self._journal.open()
             async with self._backend.start() as nodes:
                 self.nodes = nodes
                 async with anyio.create_task_group() as tg:
+                    if self._journal is not None:
+                        self._writing = True
+                        tg.start_soon(self._keep_journal, self._journal)
                     await self._dispatch(tg)
+                    self._writing = False
+                    self._wrote.set()  # the writer writes what is left, then ends
         except Exception as exc:  # noqa: BLE001 - the batch's failure, raised to its reader
             self.error = self.error or exc
         finally:
+            if self._journal is not None:
+                await self._close_journal(self._journal)
             send.close()
             if self._progress is not None:
                 self._progress.close()
@@ -251,25 +285,60 @@ class Driver:
             node.in_flight += 1
             item.node = node
             self._running[item.index] = item
+            self._write_state(item, "running")
             self._show()
             tg.start_soon(self._attempt, node, item)
-        # Stopped by the budget: what never started is reported as such.
+        # Stopped (by the budget): what never started is reported as such.
         while item := (self._retries.popleft() if self._retries else self._pull()):
-            self._report(item, error=self._over_budget())
+            self._report(item, error=self._stopped_by())
 
     def _pull(self) -> _Item | None:
-        """The next task from the iterable; an item that is not a task ends
-        the batch (the tasks started before it are still reported, then
-        its ``TypeError`` is raised)."""
-        try:
-            index, raw = next(self._source)
-            return _Item(index, as_task(raw))
-        except StopIteration:
-            return None
-        except TypeError as exc:
-            self.error = exc
-            self._source = iter(())
-            return None
+        """The next task from the iterable to run; an item that is not a
+        task ends the batch (the tasks started before it are still
+        reported, then its ``TypeError`` is raised). Tasks an earlier driver
+        of the batch finished are reported on the way."""
+        while True:
+            try:
+                index, raw = next(self._source)
+                item = _Item(index, as_task(raw))
+                prior = self._prior.pop(index, None)
+                if prior is None or self._restore(item, prior):
+                    return item
+            except StopIteration:
+                return None
+            except (TypeError, FleetError) as exc:
+                self.error = exc
+                self._source = iter(())
+                return None
+
+    def _restore(self, item: _Item, prior: Prior) -> bool:
+        """Take up what an earlier driver left of ``item``; whether it runs."""
+        task = item.task
+        if prior.fp != fingerprint(task):
+            raise FleetError(
+                f"task {item.index} ({task.label}) is not the task the journal of this batch holds at that "
+                "position: a batch run again under its batch_id must get the same tasks in the same order"
+            )
+        if prior.state == "done":
+            self._finished += 1
+            outcome = prior.outcome_for(item.index, task)
+            self._failed += 0 if outcome.ok else 1
+            self._deliver(None, outcome)
+            return False
+        item.prior_cost, item.prior_turns = prior.cost_usd, prior.num_turns
+        if task.run is not None and prior.record.attempts:
+            where = f" (its session: {prior.record.session_id})" if prior.record.session_id else ""
+            item.record = prior.record
+            self._report(item, error=NodeLostError(
+                f"task {task.label} was under way when its driver stopped; a run function is not "
+                f"resumed by another driver{where}"
+            ))  # fmt: skip
+            return False
+        record = prior.record
+        if record.pending is not None:
+            record.pending = Pending(task.prompt or "", record.pending.uuid)
+        item.record = record
+        return True
 
     async def _wait(self) -> None:
         assert self._changed is not None
@@ -314,7 +383,7 @@ class Driver:
         record.cost_usd += item.cost
         record.num_turns += item.turns
         if self._stopping:
-            self._report(item, error=self._over_budget())
+            self._report(item, error=self._stopped_by())
         elif record.attempts > self._backend.retries:
             self._report(item, error=NodeLostError(f"the node was lost {record.attempts} times running this task"))
         elif not record.replayable:
@@ -324,6 +393,8 @@ class Driver:
 
     def _on_event(self, item: _Item, event: Event) -> None:
         item.record.fold(event)
+        if isinstance(event, (SessionStarted, PromptSending)):
+            self._write_state(item, "running")
         if isinstance(event, (TurnEnded, CostSoFar)):
             item.cost = event.cost_usd
         if isinstance(event, TurnEnded):
@@ -343,10 +414,18 @@ class Driver:
     def _check_budget(self) -> None:
         if self._budget is None or self._stopping or self._spent_so_far() < self._budget:
             return
+        self._stop(self._over_budget())
+
+    def _stopped_by(self) -> BaseException:
+        return self._stop_reason if self._stop_reason is not None else self._over_budget()
+
+    def _stop(self, reason: BaseException) -> None:
+        """No task starts any more; running ones are stopped with ``reason``."""
         self._stopping = True
+        self._stop_reason = reason
         for item in self._running.values():
             if item.node is not None:
-                item.node.cancel(item.index, self._over_budget())
+                item.node.cancel(item.index, reason)
         self._notify()
 
     def _report(
@@ -377,12 +456,100 @@ class Driver:
             outcome.total_cost_usd += finished.cost_usd
             outcome.num_turns += finished.num_turns
         self._spent += outcome.total_cost_usd
+        outcome.total_cost_usd += item.prior_cost
+        outcome.num_turns += item.prior_turns
         self._finished += 1
         self._failed += 0 if outcome.ok else 1
-        assert self._send is not None
-        self._send.send_nowait(outcome)
+        entry = None
+        if self._journal is not None and record.attempts:
+            # Stopped by the budget or a lost node, a task goes on in the next run of the batch.
+            state = "stopped" if isinstance(outcome.error, (BudgetExceededError, NodeLostError)) else "done"
+            entry = BatchJournal.task_entry(
+                item.index, item.task, state, record,
+                cost_usd=outcome.total_cost_usd, num_turns=outcome.num_turns, outcome=outcome,
+            )  # fmt: skip
+        self._deliver(entry, outcome)
         self._check_budget()
         self._show()
+
+    # -- the journal -------------------------------------------------------------------
+
+    def _write_state(self, item: _Item, state: str) -> None:
+        if self._journal is None:
+            return
+        record = item.record
+        entry = BatchJournal.task_entry(
+            item.index, item.task, state, record,
+            cost_usd=item.prior_cost + record.cost_usd, num_turns=item.prior_turns + record.num_turns,
+        )  # fmt: skip
+        self._deliver(entry, None)
+
+    def _deliver(self, entry: dict[str, Any] | None, outcome: Outcome | None) -> None:
+        """Hand ``outcome`` to the reader once the journal holds ``entry``
+        (at once without a journal)."""
+        if not self._writing:
+            if outcome is not None:
+                assert self._send is not None
+                self._send.send_nowait(outcome)
+            return
+        self._unwritten.append((entry, outcome))
+        self._wrote.set()
+
+    async def _keep_journal(self, journal: BatchJournal) -> None:
+        """Write what the batch hands over, in order, renewing the lease
+        between; hand each outcome on once its entry is written."""
+        renewed = time.monotonic()
+        while self._writing or self._unwritten:
+            with anyio.move_on_after(max(0.0, renewed + journal.lease_s / 3 - time.monotonic())):
+                await self._wrote.wait()
+            self._wrote = anyio.Event()
+            if time.monotonic() >= renewed + journal.lease_s / 3:
+                await self._journal_write(journal.renew)
+                renewed = time.monotonic()
+            if self._unwritten:
+                await self._flush(journal)
+
+    async def _flush(self, journal: BatchJournal) -> None:
+        # Taken off the list only once written: a write cut off by a
+        # cancelled batch is done again by ``_close_journal``.
+        taken = self._unwritten[:]
+        entries = [entry for entry, _ in taken if entry is not None]
+        if entries:
+            await self._journal_write(partial(journal.append, entries))
+        del self._unwritten[: len(taken)]
+        assert self._send is not None
+        for _, outcome in taken:
+            if outcome is not None:
+                self._send.send_nowait(outcome)
+
+    async def _journal_write(self, write: Callable[[], Any]) -> None:
+        """``write()``, tried again after 0.5, 1 and 2 s; after that the batch
+        stops (its running tasks go on in the next run of it)."""
+        if self._journal_failed:
+            return
+        for delay in (0.5, 1.0, 2.0, None):
+            try:
+                await write()
+                return
+            except Exception as exc:  # noqa: BLE001 - a store that is down, by whatever error it says so
+                if delay is None:
+                    self.error = self.error or FleetError(f"the batch journal could not be written: {exc}")
+                    self._writing = False  # what is reported from now on goes to the reader at once
+                    self._journal_failed = True
+                    self._stop(self.error)
+                    return
+                await anyio.sleep(delay)
+
+    async def _close_journal(self, journal: BatchJournal) -> None:
+        """Write what is left and give the lease up (bounded, also when the batch is cancelled)."""
+        with anyio.CancelScope(shield=True), anyio.move_on_after(10):
+            self._writing = False
+            if self._unwritten:
+                await self._flush(journal)
+            try:
+                await journal.release()
+            except Exception:  # noqa: BLE001 - the lease then expires by itself
+                pass
 
     def _show(self) -> None:
         if self._progress is not None:

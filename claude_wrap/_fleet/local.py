@@ -39,8 +39,10 @@ class LocalBackend:
 
     retries = 0  # this process is the node: nothing survives its loss
 
-    def __init__(self, options: ClaudeAgentOptions, *, concurrency: int, warm: int, track_cost: bool) -> None:
-        self._worker = NodeWorker(options, name="local", warm=warm, track_cost=track_cost)
+    def __init__(
+        self, options: ClaudeAgentOptions, *, concurrency: int, warm: int, track_cost: bool, durable: bool = False
+    ) -> None:
+        self._worker = NodeWorker(options, name="local", warm=warm, track_cost=track_cost, durable=durable)
         self._concurrency = concurrency
 
     @asynccontextmanager

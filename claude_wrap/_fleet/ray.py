@@ -12,6 +12,13 @@ A node is lost when Ray reports its actor dead (the node died, or the
 actor's process did): the node's running tasks go back to the batch, which
 retries them elsewhere. Leaving the batch stops every actor (each cancels
 its tasks and stops their binaries) before it is killed.
+
+A driver that dies is noticed by its actors at once: each holds a TCP
+connection to the driver (``DriverLink``), which the driver's kernel
+closes when the driver's process ends, however it ends; the actor then
+exits, and its binaries' guards stop them and their tools (Ray itself
+takes far longer to reap the actors of a dead driver, and their tools
+would run on meanwhile).
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ import anyio
 from claude_wrap._distribution import import_extra
 from claude_wrap._fleet.batch import Node, NodeLost
 from claude_wrap._fleet.journal import Event, Finished, TaskRecord
-from claude_wrap._fleet.ray_actor import NodeActor, shipped
+from claude_wrap._fleet.ray_actor import DriverLink, NodeActor, shipped
 from claude_wrap._fleet.types import FleetError, Task
 from claude_wrap._fleet.worker import NodeInfo
 from claude_wrap._launch.options import ClaudeAgentOptions
@@ -138,13 +145,14 @@ class RayBackend:
         self._lost = tuple(getattr(ray.exceptions, name) for name in _LOST if hasattr(ray.exceptions, name))
         joined = await anyio.to_thread.run_sync(self._join, ray)
         started: list[_RemoteNode] = []
-        try:
-            await anyio.to_thread.run_sync(self._launch, ray, started)
-            self.limiter.total_tokens = sum(n.capacity for n in started) + 2
-            yield list(started)
-        finally:
-            with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(self._shutdown, ray, started, joined)
+        async with DriverLink.listen(ray.util.get_node_ip_address()) as link:
+            try:
+                await anyio.to_thread.run_sync(self._launch, ray, started, link.address)
+                self.limiter.total_tokens = sum(n.capacity for n in started) + 2
+                yield list(started)
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(self._shutdown, ray, started, joined)
 
     # -- in worker threads (Ray's calls block) ----------------------------------------------
 
@@ -155,7 +163,7 @@ class RayBackend:
         ray.init(address=self._address, runtime_env=self._runtime_env)
         return True
 
-    def _launch(self, ray: Any, started: list[_RemoteNode]) -> None:
+    def _launch(self, ray: Any, started: list[_RemoteNode], link: tuple[str, int, str]) -> None:
         """Start a worker actor on each node, into ``started`` as each comes up
         (so whatever started is stopped, should the rest fail)."""
         try:
@@ -181,7 +189,7 @@ class RayBackend:
                 settings["runtime_env"] = self._runtime_env
             settings.update(self._actor_options)
             warm = capacity if self._warm is None else self._warm
-            actor = actor_class.options(**settings).remote(self._options, warm, self._track_cost)
+            actor = actor_class.options(**settings).remote(self._options, warm, self._track_cost, link)
             actor.serve.remote()
             pending.append((actor, capacity, actor.info.remote()))
         ready, _ = ray.wait([ref for _, _, ref in pending], num_returns=len(pending), timeout=_START_TIMEOUT)

@@ -5,17 +5,28 @@ node, pinned to it. Ray runs an actor's async methods on one asyncio event
 loop, so the worker's state needs no locks. ``serve`` is a call that lasts
 as long as the batch: it owns the node's warm pool. ``run`` streams one
 attempt's events back to the batch (a Ray streaming generator).
+
+``DriverLink`` ties the actors to the life of the driver's process: a
+listening socket on the driver, a connection to it from each actor. When
+the connection ends without the batch's ``stop()`` (the driver died, or its
+machine closed the connection), the actor exits on the spot, and the
+guards of its binaries freeze and kill them and their tools.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import os
 import pickle
+import secrets
 import sys
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 import anyio
+import anyio.abc
 
 from claude_wrap._fleet.journal import Event, TaskRecord
 from claude_wrap._fleet.types import FleetError, Task
@@ -23,7 +34,12 @@ from claude_wrap._fleet.worker import NodeInfo, NodeWorker
 from claude_wrap._launch.options import ClaudeAgentOptions, copy_with
 from claude_wrap._run.detached import Detached
 
-__all__ = ["NodeActor", "arrived", "portable", "shipped"]
+__all__ = ["DriverLink", "NodeActor", "arrived", "portable", "shipped"]
+
+log = logging.getLogger("claude_wrap")
+
+_HELLO_TIMEOUT = 10.0  # a connection to the driver's link must name its token within this
+_DRIVER_LOST_EXIT = 70
 
 
 def shipped(options: ClaudeAgentOptions) -> ClaudeAgentOptions:
@@ -48,26 +64,99 @@ def portable(error: BaseException | None) -> BaseException | None:
     return error
 
 
+class DriverLink:
+    """The driver's end: ``address`` is what the actors connect to (host,
+    port, and a token a connection must send first)."""
+
+    def __init__(self, address: tuple[str, int, str]) -> None:
+        self.address = address
+
+    @classmethod
+    @asynccontextmanager
+    async def listen(cls, host: str) -> AsyncIterator[DriverLink]:
+        token = secrets.token_hex(16)
+        listener = await anyio.create_tcp_listener(local_host=host, local_port=0)
+        port = listener.listeners[0].extra(anyio.abc.SocketAttribute.local_port)
+
+        async def hold(stream: anyio.abc.SocketStream) -> None:
+            # Held open for as long as the driver lives; a stranger that does
+            # not send the token is hung up on.
+            async with stream:
+                try:
+                    hello = b""
+                    with anyio.move_on_after(_HELLO_TIMEOUT):
+                        hello = await stream.receive(64)
+                    if hello.strip() != token.encode():
+                        return
+                    while await stream.receive():
+                        pass
+                except (anyio.EndOfStream, anyio.BrokenResourceError, OSError):
+                    pass
+
+        async with listener, anyio.create_task_group() as tg:
+            tg.start_soon(listener.serve, hold)
+            try:
+                yield cls((host, port, token))
+            finally:
+                tg.cancel_scope.cancel()
+
+    @staticmethod
+    async def follow(address: tuple[str, int, str], stopping: anyio.Event) -> None:
+        """On an actor: return when the driver is gone (its connection ended
+        without ``stopping`` set); return at once if it cannot be reached
+        (Ray's own reaping is all there is then)."""
+        host, port, token = address
+        try:
+            stream = await anyio.connect_tcp(host, port)
+        except OSError as exc:
+            log.warning("claude_wrap: this node cannot reach the batch's driver at %s:%s (%s)", host, port, exc)
+            stopping.set()
+            return
+        async with stream:
+            await stream.send(token.encode() + b"\n")
+            try:
+                while await stream.receive():
+                    pass
+            except (anyio.EndOfStream, anyio.BrokenResourceError, OSError):
+                pass
+
+
 class NodeActor:
     """One node's worker (see the module docstring)."""
 
-    def __init__(self, options: ClaudeAgentOptions, warm: int, track_cost: bool) -> None:
+    def __init__(
+        self, options: ClaudeAgentOptions, warm: int, track_cost: bool, driver: tuple[str, int, str] | None = None
+    ) -> None:
         import ray
 
         name = ray.get_runtime_context().get_node_id()
         self._worker = NodeWorker(arrived(options), name=name, warm=warm, track_cost=track_cost, durable=True)
+        self._driver = driver
         self._failed: BaseException | None = None
         self._served = False
+        self._stopping = anyio.Event()
 
     async def serve(self) -> None:
-        """Holds the node's pool until ``stop()``."""
+        """Holds the node's pool until ``stop()``; exits the process if the
+        driver dies first."""
         try:
-            await self._worker.serve()
+            async with anyio.create_task_group() as tg:
+                if self._driver is not None:
+                    tg.start_soon(self._follow_driver, self._driver)
+                await self._worker.serve()
+                tg.cancel_scope.cancel()
         except BaseException as exc:
             self._failed = exc
             raise
         finally:
             self._served = True
+
+    async def _follow_driver(self, driver: tuple[str, int, str]) -> None:
+        await DriverLink.follow(driver, self._stopping)
+        if self._stopping.is_set():
+            return
+        log.warning("claude_wrap: the batch's driver is gone; this node's worker stops its tasks and exits")
+        os._exit(_DRIVER_LOST_EXIT)  # the binaries' guards stop them and their tools at once
 
     async def info(self) -> NodeInfo:
         """Once the worker found its binary."""
@@ -106,6 +195,7 @@ class NodeActor:
     async def stop(self) -> None:
         """Cancel the running tasks, stop their binaries and close the pool;
         returns once all that is done (the actor is killed next)."""
+        self._stopping.set()
         self._worker.stop()
         while not self._served or self._worker.running:
             await anyio.sleep(0.02)

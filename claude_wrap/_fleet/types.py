@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from claude_wrap._client import ClaudeSDKClient
 
 __all__ = [
+    "BatchBusyError",
     "BudgetExceededError",
     "FleetError",
     "FleetStats",
@@ -38,6 +39,11 @@ class FleetError(ClaudeSDKError):
 
 class BudgetExceededError(FleetError):
     """The batch's ``budget_usd`` was spent: the task was stopped, or never started."""
+
+
+class BatchBusyError(FleetError):
+    """Another driver runs the batch of this ``batch_id`` (its lease in the
+    batch journal has not expired)."""
 
 
 class NodeLostError(FleetError):
@@ -130,6 +136,9 @@ class Outcome:
     """How many times the task was started (0: never; 2: once more after a lost node)."""
     node: str | None = None
     """Where it ran last (``"local"``, or the Ray node id)."""
+    recorded: bool = False
+    """True when an earlier driver of the batch (same ``batch_id``) finished
+    the task: this outcome is the batch journal's, and nothing ran now."""
 
     @property
     def ok(self) -> bool:

@@ -24,21 +24,28 @@ read end is the guard's stdin. The guard reads one command per line:
 
 End of input without ``release`` means the host is gone (every copy of the
 pipe's write end closes with the process that held it, however it ended),
-and so does a change of the guard's parent, which covers a host that died
-while a ``fork()``-ed copy of it still holds the pipe. The guard then does
-what the host's close would have done: SIGKILL to what left the binary's
-process group (``stop_detached``), SIGTERM to the group,
-SIGKILL to the group after ``grace`` seconds at most, and SIGKILL to every
+and so does the host's pid naming no process, or another one, which covers
+a host that died while a ``fork()``-ed copy of it still holds the pipe. Nothing reads the
+binary's output any more, so the guard does not ask it to exit (that takes
+it seconds, its tools running on meanwhile): it freezes the binary's
+process group and what left it (``stop_detached``, SIGSTOP: a tool killed
+under a running binary looks to it like a tool that failed, and it would
+ask the model again), then SIGKILLs the group and every
 process that was running below the binary (it is a child subreaper, see
 ``_process.adopt``, so that is everything its run started, whatever session
 or environment it took) and to every process that carries the run's tag in
 its environment (Linux: read from ``/proc``; elsewhere the process group is
 all that is reached).
 
-The guard runs as ``python -I -S guard.py TOKEN HOST_PID GRACE`` in a
+The guard runs as ``python -I -S guard.py TOKEN HOST_PID`` in a
 session of its own, so a signal to the host's process group does not stop
 it: standard library only and no site packages, so it starts in about 10 ms
-and holds about 9 MB. ``kill_tagged`` is also the host's own sweep.
+and holds about 9 MB. It forks once more as it starts and the process the
+host started exits, so the guard is no child of the host: whatever kills
+the host's children as the host goes (Ray does, as a worker exits) kills
+the binary, and the guard is there to stop what the binary started. Its
+first line on stdout is its pid; it ends its output by exiting (and says
+``swept`` first after a sweep). ``kill_tagged`` is also the host's own sweep.
 """
 
 from __future__ import annotations
@@ -47,7 +54,6 @@ import os
 import select
 import signal
 import sys
-import time
 
 __all__ = ["RUN_TAG", "Below", "descendants", "kill_listed", "kill_tagged", "stop_detached", "tagged"]
 
@@ -57,8 +63,7 @@ __all__ = ["RUN_TAG", "Below", "descendants", "kill_listed", "kill_tagged", "sto
 # itself (SIGKILL, an OOM kill, a crash), the tag is how we find them.
 RUN_TAG = "CLAUDE_WRAP_RUN"
 
-_PARENT_POLL = 1.0  # seconds between looks at the parent id
-_GROUP_POLL = 0.05  # seconds between looks at the binary
+_HOST_POLL = 1.0  # seconds between looks at the host's pid
 
 
 def tagged(tag: bytes) -> list[int]:
@@ -266,19 +271,16 @@ def _signal_group(pgid: int, sig: signal.Signals) -> None:
         pass
 
 
-def stop_run(pid: int | None, tag: bytes, grace: float) -> None:
-    """What the host's close would have done, without the host: SIGKILL what
-    left the binary's group, SIGTERM to the group, SIGKILL once it is past
-    ``grace``, then SIGKILL to what was seen below it meanwhile and to every
-    process that carries the tag."""
+def stop_run(pid: int | None, tag: bytes) -> None:
+    """What is left to do once the host is gone: freeze the binary's group
+    and what left it (SIGSTOP: a binary whose tool is killed under it takes
+    it for a tool that failed and asks the model again; a binary that is
+    asked to exit takes seconds to stop its tools, and its output has no
+    reader any more), then SIGKILL to the group, to what was seen below it
+    and to every process that carries the tag."""
     below = Below()
     if pid is not None and _is_running(pid, tag):
-        below.add(stop_detached(pid))
-        _signal_group(pid, signal.SIGTERM)
-        deadline = time.monotonic() + grace
-        while time.monotonic() < deadline and _is_running(pid, tag):
-            time.sleep(_GROUP_POLL)
-            below.add(descendants(pid))  # what its shutdown started
+        below.add(stop_detached(pid, freeze_group=True, sig=signal.SIGSTOP))
         _signal_group(pid, signal.SIGKILL)
     below.kill()
     kill_tagged(tag)
@@ -291,11 +293,12 @@ def watch(stdin: int, host_pid: int, folders: list[bytes] | None = None) -> tupl
     collects the private folders to remove."""
     pid: int | None = None
     pending = b""
+    host_start = _start_time(host_pid) if host_pid > 1 else None
     while True:
-        ready, _, _ = select.select([stdin], [], [], _PARENT_POLL)
+        ready, _, _ = select.select([stdin], [], [], _HOST_POLL)
         if not ready:
-            if os.getppid() != host_pid:
-                return False, pid  # re-parented: the host died
+            if not _host_alive(host_pid, host_start):
+                return False, pid  # its pipe is held open by a fork()-ed copy
             continue
         chunk = os.read(stdin, 4096)
         if not chunk:
@@ -318,6 +321,27 @@ def watch(stdin: int, host_pid: int, folders: list[bytes] | None = None) -> tupl
                 return "sweep", None
 
 
+def _host_alive(pid: int, start: int | None) -> bool:
+    if pid <= 1:
+        return False
+    if os.path.isdir("/proc"):
+        return start is not None and _start_time(pid) == start
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+def _say(line: bytes) -> None:
+    try:
+        os.write(1, line)
+    except OSError:  # the host is gone, or never read: nothing to tell
+        pass
+
+
 # Only folders the library makes for a run: never anything else, whatever it is told.
 _PRIVATE_PREFIXES = (b"claude-wrap-", b"claude-resume-")
 
@@ -332,14 +356,18 @@ def remove_folders(folders: list[bytes]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    token, host_pid, grace = argv[1], int(argv[2]), float(argv[3])
+    token, host_pid = argv[1], int(argv[2])
+    if os.fork() > 0:
+        os._exit(0)  # the host reaps this one; the guard goes on, no child of the host
+    _say(b"pid %d\n" % os.getpid())
     folders: list[bytes] = []
     tag = f"{RUN_TAG}={token}".encode()
     released, pid = watch(0, host_pid, folders)
     if released == "sweep":
         kill_tagged(tag)
+        _say(b"swept\n")
     elif not released:
-        stop_run(pid, tag, grace)
+        stop_run(pid, tag)
         remove_folders(folders)
     return 0
 

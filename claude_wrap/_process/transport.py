@@ -25,6 +25,7 @@ it for the real binary (a transport written to the official package's
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -202,7 +203,7 @@ def _adopting(argv: list[str]) -> list[str]:
     return [sys.executable, "-I", "-S", script, *argv]
 
 
-def _guard_command(token: str, grace: float) -> list[str] | None:
+def _guard_command(token: str) -> list[str] | None:
     """How to start the guard (``_process.guard``), or ``None`` where it cannot run:
     Windows, a frozen application (its executable is not a Python), a
     package that is not on disk as files."""
@@ -213,21 +214,24 @@ def _guard_command(token: str, grace: float) -> list[str] | None:
         return None
     # -I: no script directory on sys.path (this package's ``types`` would
     # shadow the standard one), no environment; -S: no site packages.
-    return [sys.executable, "-I", "-S", script, token, str(os.getpid()), repr(grace)]
+    return [sys.executable, "-I", "-S", script, token, str(os.getpid())]
 
 
 class _Guard:
     """The host's end of the guard process that stops the binary if the host
     dies (see ``_process.guard``): a pipe only this process holds, written to
-    without blocking."""
+    without blocking, and the guard's stdout (its pid, then its end).
+
+    The process started here only forks the guard and exits (so the guard
+    is no child of this process); it is reaped when the guard is let go."""
 
     def __init__(self, process: anyio.abc.Process, fd: int) -> None:
         self._process = process
         self._fd: int | None = fd
 
     @classmethod
-    async def start(cls, token: str, grace: float) -> _Guard | None:
-        command = _guard_command(token, grace)
+    async def start(cls, token: str) -> _Guard | None:
+        command = _guard_command(token)
         if command is None:
             return None
         read_end, write_end = os.pipe()  # not inheritable: no other child keeps the host's end open
@@ -236,7 +240,7 @@ class _Guard:
         env = {k: v for k, v in os.environ.items() if k != RUN_TAG}
         try:
             process = await anyio.open_process(
-                command, stdin=read_end, stdout=DEVNULL, stderr=DEVNULL, env=env, start_new_session=True
+                command, stdin=read_end, stdout=PIPE, stderr=DEVNULL, env=env, start_new_session=True
             )
         except BaseException as exc:
             os.close(write_end)
@@ -278,20 +282,30 @@ class _Guard:
             self._fd = None
 
     async def aclose(self, *, sweep: bool = False) -> bool:
-        """Let the guard go (``sweep``: after it swept the run's tag) and reap
-        it; a guard that does not exit in time is killed. Returns whether it
-        exited by itself (then it swept, if asked to)."""
+        """Let the guard go (``sweep``: after it swept the run's tag) and wait
+        for its end; a guard that does not end in time is killed. Returns
+        whether it ended by itself (then it swept, if asked to)."""
         self.release(sweep=sweep)
-        with anyio.move_on_after(_GUARD_EXIT_LIMIT, shield=True):
-            await self._process.wait()
+        said = b""
+        ended = False
+        stdout = self._process.stdout
         with anyio.CancelScope(shield=True):
-            swept = self._process.returncode == 0
-            if self._process.returncode is None:
+            with anyio.move_on_after(_GUARD_EXIT_LIMIT):
+                try:
+                    while stdout is not None:
+                        said += await stdout.receive()
+                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    ended = True
+            if not ended:
                 # Slow to start on a loaded machine, and it only waits for
-                # this run: stop it, and reap it so no child is left behind.
-                _signal(self._process, signal.SIGKILL)
+                # this run: stop it.
+                first = said.split(b"\n", 1)[0]
+                if first.startswith(b"pid ") and first[4:].isdigit():
+                    with contextlib.suppress(OSError):
+                        os.kill(int(first[4:]), signal.SIGKILL)
+            _signal(self._process, signal.SIGKILL)  # the forking one, should it not have exited
             await self._process.aclose()
-        return swept
+        return ended and (not sweep or b"swept" in said)
 
 
 class SubprocessTransport(LineTransport):
@@ -358,7 +372,7 @@ class SubprocessTransport(LineTransport):
         env[RUN_TAG] = self._token
         # The guard first: should this process die from here on, it stops
         # whatever carries the tag, the binary included.
-        self._guard = await _Guard.start(self._token, self._grace)
+        self._guard = await _Guard.start(self._token)
         if self._guard is not None:
             for folder in self._private_dirs:
                 self._guard.remove_at_death(folder)

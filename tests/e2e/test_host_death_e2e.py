@@ -25,7 +25,7 @@ from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = pytest.mark.e2e
 
-LEFTOVER_BOUND = 30.0  # a hang guard: the binary takes a few seconds to stop its tools on SIGTERM
+LEFTOVER_BOUND = 30.0  # a hang guard
 
 HOST = """
 import json, sys, tempfile, anyio
@@ -109,6 +109,9 @@ def test_nothing_the_run_started_outlives_a_host_that_dies(
         # The untagged one is killed too; it is gone once its new parent reaps it.
         wait_until(lambda: not processes_where(cmdline_contains=marker), limit=LEFTOVER_BOUND, what="-cleared lived on")
         assert list(private_tmp.iterdir()) == []  # the guard removed the run's private files
+        # Its tools were frozen, not killed under it: the stopping binary did
+        # not take them for failed tools and ask the model again.
+        assert len(scripted_model.main_requests) == 1, [r.last_user_text for r in scripted_model.main_requests]
     finally:
         if host.poll() is None:
             host.kill()

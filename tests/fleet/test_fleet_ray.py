@@ -23,13 +23,14 @@ import anyio
 import pytest
 from _e2e import Options
 from _fleet import CONTINUE, answered, is_resumed, prompt, requests_of, script_tasks
+from _fleet_driver import kill_driver_mid_batch
 from _procs import cmdline, descendants, processes_where
-from _ray import ray_cluster
+from _ray import IMPORT_PATHS, ray_cluster
 from _servers import RedisServer
 
 from claude_wrap import ClaudeSDKClient, RedisSessionStore, ResultMessage
 from claude_wrap._sessions.transcripts import project_key_for_directory
-from claude_wrap.fleet import BudgetExceededError, Outcome, Task, run_many
+from claude_wrap.fleet import BatchBusyError, BudgetExceededError, Outcome, Task, run_many
 from claude_wrap.testing import ScriptedModel
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e, pytest.mark.ray, pytest.mark.stores]
@@ -271,3 +272,61 @@ async def test_a_lost_node_s_tasks_go_on_elsewhere_from_the_store_exactly_once(
     assert {o.index for o in outcomes if o.output == f"done {o.index}"} <= set(ran)
     assert scripted_model.unexpected == []
     assert processes_where(cwd=workdir) == []
+
+
+async def test_a_batch_whose_driver_was_killed_goes_on_under_a_second_driver(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path, store: RedisSessionStore,
+    redis_server: RedisServer, tmp_path: Path,
+) -> None:  # fmt: skip
+    marker = f"fleet-ray-driver-{id(workdir)}"
+    gate = workdir / "driver-killed"
+
+    def command(n: int) -> str:
+        hold = f"while [ ! -e '{gate}' ]; do sleep 0.05; done && " if n in (3, 4, 5) else ""
+        return f"echo {marker}-{n} && {hold}echo {n} >> ran.log"
+
+    script_tasks(scripted_model, range(9), command)
+    prompts = [prompt(n) for n in range(9)]
+    config = {
+        "prompts": prompts,
+        "cwd": str(workdir),
+        "env": make_options().env,
+        "allowed_tools": ["Bash"],
+        "store": {"redis": redis_server.url, "prefix": store.prefix},
+        "batch_id": "nightly-ray",
+        "backend": "ray",
+        "address": cluster.address,
+        "runtime_env": {"env_vars": {"PYTHONPATH": os.pathsep.join(str(p) for p in IMPORT_PATHS)}},
+        "concurrency": 1,
+        "warm": 1,
+        "lease_s": 1.0,
+    }
+    first = await kill_driver_mid_batch(
+        config, tmp_path, done=3, held=[f"{marker}-{n} " for n in (3, 4, 5)], store=store, workdir=workdir
+    )
+    assert sorted(o["index"] for o in first) == [0, 1, 2]
+    # The dead driver's node workers went with it, and their binaries and tools at once.
+    await _until(lambda: not processes_where(cmdline_contains=marker), "the dead driver's tools stopped")
+    await _until(lambda: not processes_where(cwd=workdir), "the dead driver's binaries stopped")
+    gate.touch()
+
+    options = make_options(allowed_tools=["Bash"], session_store=store)
+    outcomes: list[Outcome] = []
+    with anyio.fail_after(LIMIT):
+        while True:
+            try:
+                batch = run_many(prompts, options=options, backend="ray", concurrency=1, warm=1, batch_id="nightly-ray")
+                outcomes = []
+                await _collect(batch, outcomes)
+                break
+            except BatchBusyError:  # until the dead driver's lease lapses
+                await anyio.sleep(0.1)
+    by_index = {o.index: o for o in outcomes}
+    assert sorted(by_index) == list(range(9)) and all(o.ok for o in outcomes), outcomes
+    assert all(by_index[n].recorded and by_index[n].output == f"done {n}" for n in (0, 1, 2))
+    for n in (3, 4, 5):  # cut off in their tool call: resumed, the call not run again
+        assert by_index[n].attempts == 2 and by_index[n].output == f"done {n} after a resume"
+        assert "outcome is unknown" in json.dumps(requests_of(scripted_model, n)[-1].tool_results)
+    assert all(not by_index[n].recorded and by_index[n].output == f"done {n}" for n in (6, 7, 8))
+    assert sorted((workdir / "ran.log").read_text().split()) == ["0", "1", "2", "6", "7", "8"]
+    assert scripted_model.unexpected == []

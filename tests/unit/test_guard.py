@@ -178,7 +178,7 @@ def test_the_guard_never_signals_a_process_that_does_not_carry_the_tag() -> None
     # A pid the binary had may belong to a stranger by the time the guard acts.
     stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
     try:
-        stop_run(stranger.pid, f"{RUN_TAG}=not-the-strangers".encode(), grace=0.1)
+        stop_run(stranger.pid, f"{RUN_TAG}=not-the-strangers".encode())
         assert stranger.poll() is None
     finally:
         stranger.kill()
