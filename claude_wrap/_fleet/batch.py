@@ -460,14 +460,11 @@ class Driver:
         outcome.num_turns += item.prior_turns
         self._finished += 1
         self._failed += 0 if outcome.ok else 1
-        entry = None
-        if self._journal is not None and record.attempts:
-            # Stopped by the budget or a lost node, a task goes on in the next run of the batch.
-            state = "stopped" if isinstance(outcome.error, (BudgetExceededError, NodeLostError)) else "done"
-            entry = BatchJournal.task_entry(
-                item.index, item.task, state, record,
-                cost_usd=outcome.total_cost_usd, num_turns=outcome.num_turns, outcome=outcome,
-            )  # fmt: skip
+        # Stopped by the budget or a lost node, a task goes on in the next run of the batch.
+        state = "stopped" if isinstance(outcome.error, (BudgetExceededError, NodeLostError)) else "done"
+        entry = (
+            self._entry(item, state, outcome.total_cost_usd, outcome.num_turns, outcome) if record.attempts else None
+        )
         self._deliver(entry, outcome)
         self._check_budget()
         self._show()
@@ -475,14 +472,20 @@ class Driver:
     # -- the journal -------------------------------------------------------------------
 
     def _write_state(self, item: _Item, state: str) -> None:
-        if self._journal is None:
-            return
         record = item.record
-        entry = BatchJournal.task_entry(
-            item.index, item.task, state, record,
-            cost_usd=item.prior_cost + record.cost_usd, num_turns=item.prior_turns + record.num_turns,
-        )  # fmt: skip
-        self._deliver(entry, None)
+        entry = self._entry(item, state, item.prior_cost + record.cost_usd, item.prior_turns + record.num_turns)
+        if entry is not None:
+            self._deliver(entry, None)
+
+    def _entry(
+        self, item: _Item, state: str, cost_usd: float, num_turns: int, outcome: Outcome | None = None
+    ) -> dict[str, Any] | None:
+        """The journal entry for ``item`` now (``None`` without a journal)."""
+        if self._journal is None:
+            return None
+        return BatchJournal.task_entry(
+            item.index, item.task, state, item.record, cost_usd=cost_usd, num_turns=num_turns, outcome=outcome
+        )
 
     def _deliver(self, entry: dict[str, Any] | None, outcome: Outcome | None) -> None:
         """Hand ``outcome`` to the reader once the journal holds ``entry``

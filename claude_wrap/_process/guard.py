@@ -250,13 +250,7 @@ def _is_running(pid: int, tag: bytes) -> bool:
     must hold the tag (a reused pid does not, an exited one has none left);
     without, the host's ``exited`` is all there is to go by."""
     if not os.path.isdir("/proc"):
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            pass
-        return True
+        return _exists(pid)
     try:
         with open(f"/proc/{pid}/environ", "rb") as f:
             return tag in f.read().split(b"\0")
@@ -321,11 +315,8 @@ def watch(stdin: int, host_pid: int, folders: list[bytes] | None = None) -> tupl
                 return "sweep", None
 
 
-def _host_alive(pid: int, start: int | None) -> bool:
-    if pid <= 1:
-        return False
-    if os.path.isdir("/proc"):
-        return start is not None and _start_time(pid) == start
+def _exists(pid: int) -> bool:
+    """Whether some process has ``pid`` (where there is no /proc to tell which)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -333,6 +324,14 @@ def _host_alive(pid: int, start: int | None) -> bool:
     except PermissionError:
         pass
     return True
+
+
+def _host_alive(pid: int, start: int | None) -> bool:
+    if pid <= 1:
+        return False
+    if os.path.isdir("/proc"):
+        return start is not None and _start_time(pid) == start
+    return _exists(pid)
 
 
 def _say(line: bytes) -> None:

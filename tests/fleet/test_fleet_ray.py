@@ -22,7 +22,7 @@ from typing import Any
 import anyio
 import pytest
 from _e2e import Options
-from _fleet import CONTINUE, answered, is_resumed, prompt, requests_of, script_tasks
+from _fleet import CONTINUE, answered, is_resumed, prompt, requests_of, script_tasks, store_holds
 from _fleet_driver import kill_driver_mid_batch
 from _procs import cmdline, descendants, processes_where
 from _ray import IMPORT_PATHS, ray_cluster
@@ -178,14 +178,8 @@ async def test_cancelling_the_batch_leaves_no_process_on_any_node(
 async def _stored(store: RedisSessionStore, workdir: Path, texts: list[str]) -> None:
     """Wait until the store holds every one of ``texts`` (the binaries'
     mirrors write it a moment after the binary records it)."""
-    project_key = project_key_for_directory(workdir)
     with anyio.fail_after(30):
-        while True:
-            sessions = await store.list_sessions(project_key)
-            loaded = [await store.load({"project_key": project_key, "session_id": s["session_id"]}) for s in sessions]
-            held = json.dumps(loaded)
-            if all(text in held for text in texts):
-                return
+        while not await store_holds(store, workdir, texts):
             await anyio.sleep(0.05)
 
 

@@ -72,5 +72,15 @@ def requests_of(model: ScriptedModel, n: int) -> list[RecordedRequest]:
     return [r for r in model.main_requests if of_task(n)(r)]
 
 
+async def store_holds(store: Any, workdir: Any, texts: list[str]) -> bool:
+    """Whether the sessions of ``workdir`` in ``store`` hold every one of ``texts``."""
+    from claude_wrap._sessions.transcripts import project_key_for_directory
+
+    project_key = project_key_for_directory(workdir)
+    sessions = await store.list_sessions(project_key)
+    held = json.dumps([await store.load({"project_key": project_key, "session_id": s["session_id"]}) for s in sessions])
+    return all(t in held for t in texts)
+
+
 def texts(messages: list[dict[str, Any]]) -> str:
     return json.dumps(messages)

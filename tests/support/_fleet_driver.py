@@ -79,21 +79,13 @@ async def main(path: str) -> None:
             print(outcome_line(outcome), flush=True)
 
 
-async def _stored(store: Any, workdir: Path, texts: list[str]) -> bool:
-    from claude_wrap._sessions.transcripts import project_key_for_directory
-
-    project_key = project_key_for_directory(workdir)
-    sessions = await store.list_sessions(project_key)
-    held = json.dumps([await store.load({"project_key": project_key, "session_id": s["session_id"]}) for s in sessions])
-    return all(t in held for t in texts)
-
-
 async def kill_driver_mid_batch(
     config: dict[str, Any], tmp_path: Path, *, done: int, held: list[str], store: Any, workdir: Path, limit: float = 180
 ) -> list[dict[str, Any]]:
     """Run the driver of ``config`` until ``done`` outcomes came and a process
     runs for each of ``held`` (command-line markers) with its tool call in
     ``store``, then SIGKILL it; the outcomes it printed."""
+    from _fleet import store_holds
     from _procs import processes_where
 
     config_path = tmp_path / f"driver-{config['batch_id']}.json"
@@ -104,7 +96,7 @@ async def kill_driver_mid_batch(
     async def ready() -> bool:
         if len(printed) < done or not all(processes_where(cmdline_contains=m) for m in held):
             return False
-        return await _stored(store, workdir, [f"echo {m}" for m in held])
+        return await store_holds(store, workdir, [f"echo {m}" for m in held])
 
     async with await anyio.open_process([sys.executable, __file__, str(config_path)], env=env) as driver:
         assert driver.stdout is not None
