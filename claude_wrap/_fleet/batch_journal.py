@@ -111,7 +111,7 @@ class BatchJournal:
         self._store = store
         self.batch_id = batch_id
         self.lease_s = lease_s
-        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+        self.owner: str = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
         self._key: SessionKey = {"project_key": JOURNAL_PROJECT, "session_id": batch_id}
 
     # -- opening: the lease, and what earlier drivers left ----------------------------------
@@ -249,8 +249,7 @@ def _outcome_data(outcome: Outcome) -> dict[str, Any]:
 
 def _as_frame(result: ResultMessage) -> dict[str, Any]:
     """A result frame for a result that kept no line of its own."""
-    fields = msgspec.structs.asdict(result) if isinstance(result, msgspec.Struct) else msgspec.to_builtins(result)
-    return {"type": "result", **fields}
+    return {"type": "result", **msgspec.to_builtins(result)}
 
 
 def _error_from(data: Any) -> BaseException | None:

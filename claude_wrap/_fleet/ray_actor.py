@@ -93,12 +93,21 @@ class DriverLink:
                 except (anyio.EndOfStream, anyio.BrokenResourceError, OSError):
                     pass
 
+        # Shielded: a cancelled batch must keep its links until the actors
+        # were stopped (the backend's shutdown, inside this block), or they
+        # would take the closing links for a dead driver and exit on the spot.
+        serving = anyio.CancelScope(shield=True)
+
+        async def serve() -> None:
+            with serving:
+                await listener.serve(hold)
+
         async with listener, anyio.create_task_group() as tg:
-            tg.start_soon(listener.serve, hold)
+            tg.start_soon(serve)
             try:
                 yield cls((host, port, token))
             finally:
-                tg.cancel_scope.cancel()
+                serving.cancel()
 
     @staticmethod
     async def follow(address: tuple[str, int, str], stopping: anyio.Event) -> None:
