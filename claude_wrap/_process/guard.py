@@ -54,8 +54,19 @@ import os
 import select
 import signal
 import sys
+import time
 
-__all__ = ["RUN_TAG", "Below", "descendants", "kill_listed", "kill_tagged", "stop_detached", "tagged"]
+__all__ = [
+    "RUN_TAG",
+    "Below",
+    "descendants",
+    "kill_listed",
+    "kill_tagged",
+    "running",
+    "stop_detached",
+    "tagged",
+    "wait_gone",
+]
 
 # Every process the binary starts inherits this variable from it. The Bash
 # tool runs each command in a session of its own, out of reach of a signal to
@@ -64,6 +75,8 @@ __all__ = ["RUN_TAG", "Below", "descendants", "kill_listed", "kill_tagged", "sto
 RUN_TAG = "CLAUDE_WRAP_RUN"
 
 _HOST_POLL = 1.0  # seconds between looks at the host's pid
+_GONE_POLL = 0.005  # seconds between looks at processes that were killed
+_SWEEP_WAIT = 1.0  # how long the guard waits for what it swept to end
 
 
 def tagged(tag: bytes) -> list[int]:
@@ -207,42 +220,53 @@ class Below:
     def add(self, processes: list[tuple[int, int]]) -> None:
         self._found.update(dict.fromkeys(processes))
 
-    def kill(self) -> int:
-        """SIGKILL what was seen and still runs; returns how many."""
+    def kill(self) -> list[tuple[int, int]]:
+        """SIGKILL what was seen and still runs; returns what was signalled."""
         return kill_listed(list(self._found))
 
 
-def kill_listed(processes: list[tuple[int, int]], sig: signal.Signals = signal.SIGKILL) -> int:
+def kill_listed(processes: list[tuple[int, int]], sig: signal.Signals = signal.SIGKILL) -> list[tuple[int, int]]:
     """SIGKILL (or ``sig``) each listed process that is still the one listed
-    (the same pid and start time). Returns how many were signalled."""
-    killed = 0
+    (the same pid and start time). Returns those signalled."""
+    signalled = []
     for pid, start in processes:
         if _start_time(pid) != start:
             continue  # gone, or the pid names another process now
         try:
             os.kill(pid, sig)
-            killed += 1
+            signalled.append((pid, start))
         except (ProcessLookupError, PermissionError):
             pass
-    return killed
+    return signalled
 
 
-def kill_tagged(tag: bytes) -> int:
+def kill_tagged(tag: bytes) -> list[tuple[int, int]]:
     """SIGKILL every process whose environment holds ``tag``; Linux only (it
-    reads /proc). Returns how many were signalled."""
-    killed = 0
+    reads /proc). Returns those signalled, as (pid, start time)."""
+    signalled: list[tuple[int, int]] = []
     for _ in range(2):  # a second pass for what the first ones were starting
-        found = 0
-        for pid in tagged(tag):
-            try:
-                os.kill(pid, signal.SIGKILL)
-                found += 1
-            except (ProcessLookupError, PermissionError):
-                pass
-        killed += found
-        if not found:
+        found = [(pid, _start_time(pid)) for pid in tagged(tag)]
+        fresh = kill_listed([(pid, start) for pid, start in found if start is not None])
+        signalled += fresh
+        if not fresh:
             break
-    return killed
+    return signalled
+
+
+def running(processes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Those of ``processes`` that have not ended yet (a zombie has ended)."""
+    return [(pid, start) for pid, start in processes if _start_time(pid) == start]
+
+
+def wait_gone(processes: list[tuple[int, int]], limit: float) -> bool:
+    """Wait, at most ``limit`` seconds, until each of ``processes`` has
+    ended; returns whether they all did. A SIGKILL is only pending until
+    the process is next scheduled, which on a loaded machine can be a while:
+    "stopped" means gone, not signalled."""
+    deadline = time.monotonic() + limit
+    while (processes := running(processes)) and time.monotonic() < deadline:
+        time.sleep(_GONE_POLL)
+    return not processes
 
 
 def _is_running(pid: int, tag: bytes) -> bool:
@@ -363,7 +387,7 @@ def main(argv: list[str]) -> int:
     tag = f"{RUN_TAG}={token}".encode()
     released, pid = watch(0, host_pid, folders)
     if released == "sweep":
-        kill_tagged(tag)
+        wait_gone(kill_tagged(tag), _SWEEP_WAIT)
         _say(b"swept\n")
     elif not released:
         stop_run(pid, tag)

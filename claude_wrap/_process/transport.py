@@ -42,7 +42,15 @@ import anyio.abc
 
 from claude_wrap._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
 from claude_wrap._process import adopt as _adopt, guard as _guard_script
-from claude_wrap._process.guard import RUN_TAG, Below, descendants, kill_listed, kill_tagged, stop_detached
+from claude_wrap._process.guard import (
+    RUN_TAG,
+    Below,
+    descendants,
+    kill_listed,
+    kill_tagged,
+    running,
+    stop_detached,
+)
 
 __all__ = ["LineTransport", "SubprocessTransport"]
 
@@ -54,6 +62,7 @@ _STDERR_LINE_MAX = 4096
 # After SIGKILL, how long to wait for the exit to be reaped: normally a few
 # milliseconds; more only for a process stuck in the kernel.
 _REAP_LIMIT = 5.0
+_GONE_POLL = 0.005  # seconds between looks at killed processes that have not ended yet
 _NOTE_EVERY = 0.05  # seconds between looks below a binary that is shutting down
 _GUARD_EXIT_LIMIT = 2.0  # the guard exits as soon as it reads "release" (or has swept)
 # After the binary's exit, how long its stdout may stay silent before the
@@ -151,6 +160,15 @@ def _abandon(owner: int, pid: int, tag: bytes, guard: _Guard | None) -> None:
     kill_tagged(tag)
     if guard is not None:
         guard.release()
+
+
+async def _gone(processes: list[tuple[int, int]]) -> None:
+    """Wait (bounded) until the killed ``processes`` have ended: a SIGKILL
+    only takes effect once its process is scheduled again, and a close
+    returns when nothing of the run is left, not when it was signalled."""
+    with anyio.move_on_after(_REAP_LIMIT):
+        while processes := running(processes):
+            await anyio.sleep(_GONE_POLL)
 
 
 def _signal(proc: anyio.abc.Process, sig: signal.Signals) -> None:
@@ -718,6 +736,7 @@ class SubprocessTransport(LineTransport):
         with anyio.CancelScope(shield=True):
             if deadline is None:
                 deadline = anyio.current_time() + self._grace
+            killed: list[tuple[int, int]] = []  # signalled here, to be waited for
             try:
                 if proc.returncode is None and not self._eof_sent:
                     with anyio.move_on_at(deadline - (deadline - anyio.current_time()) / 2):
@@ -745,7 +764,7 @@ class SubprocessTransport(LineTransport):
                     # after an exit that was no clean one (a signal: it stopped
                     # nothing, maybe before it was looked at), whatever carries
                     # the run's tag.
-                    self._below.kill()
+                    killed = self._below.kill()
             finally:
                 for stream in (proc.stdin, proc.stdout, proc.stderr):
                     if stream is not None:
@@ -761,4 +780,5 @@ class SubprocessTransport(LineTransport):
                 # this event loop, then exits.
                 swept = self._guard is not None and await self._guard.aclose(sweep=self._own_group)
                 if self._own_group and not swept:
-                    kill_tagged(self._tag)
+                    killed += kill_tagged(self._tag)
+                await _gone(killed)
