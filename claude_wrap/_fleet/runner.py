@@ -18,6 +18,7 @@ from contextlib import aclosing
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 
 from claude_wrap._client import ClaudeSDKClient
 from claude_wrap._exceptions import ClaudeSDKError
@@ -47,13 +48,19 @@ Emit = Callable[[Event], Awaitable[None]]
 _COST_POLL_FIRST = 0.01
 _COST_POLL_MAX = 0.25
 _COST_POLL_LIMIT = 10.0
+# A stop that lets an answered turn finish gives its result this long (the
+# binary's Stop hooks run between the final reply and the result).
+_ANSWERED_GRACE = 30.0
 
 
 class _Journal:
     """The attempt's side of the task's record."""
 
-    def __init__(self, index: int, plan: Plan, emit: Emit, *, keep_messages: bool, track_cost: bool) -> None:
+    def __init__(
+        self, index: int, plan: Plan, emit: Emit, attempt: Attempt, *, keep_messages: bool, track_cost: bool
+    ) -> None:
         self.index = index
+        self.attempt = attempt
         self.emit = emit
         self.keep_messages = keep_messages
         self.track_cost = track_cost
@@ -68,6 +75,8 @@ class _Journal:
         self.cost = 0.0
         self.num_turns = 0
         self.replayable = True
+        self.stopped_at: int | None = None
+        """How many results had come when a soft stop interrupted the turn."""
         self._replied = anyio.Event()
         """Set by each model reply while the cost is tracked; `watch_cost` takes it."""
 
@@ -121,6 +130,13 @@ class _Journal:
             if prompt is not None:
                 await self.emit(TurnEnded(self.index, prompt, messages, self.cost, self.num_turns))
 
+    def interrupted(self) -> bool:
+        """Whether a soft stop cut a turn short (a turn that ended by itself
+        first has a successful result)."""
+        if self.stopped_at is None:
+            return False
+        return any(r.is_error or r.subtype != "success" for r in self.results[self.stopped_at :])
+
     async def watch_cost(self, client: ClaudeSDKClient) -> None:
         """Report the binary's running cost after each model reply, for the
         batch's budget; runs beside the task's work until it ends.
@@ -130,7 +146,7 @@ class _Journal:
         later (a slow stream, a busy machine). So after a reply the total is
         asked for until it grows, or the turn ends, or the next reply takes
         over; the reading of messages never waits for it."""
-        while True:
+        while self.track_cost:
             await self._replied.wait()
             self._replied = anyio.Event()
             results = len(self.results)
@@ -173,6 +189,7 @@ class TaskClient(ClaudeSDKClient):
         journal = self._journal
         if journal.replays(prompt):
             return
+        await journal.attempt.next_turn()
         text = prompt
         if journal.rerun is not None:
             nudge = journal.take_rerun(prompt)
@@ -226,11 +243,42 @@ class Attempt:
     def __init__(self) -> None:
         self.scope = anyio.CancelScope()
         self.reason: BaseException | None = None
+        self.softly = anyio.Event()
+        """Set by a soft ``cancel``: the binary is to interrupt its turn."""
 
-    def cancel(self, reason: BaseException) -> None:
+    def cancel(self, reason: BaseException, *, soft: bool = False) -> None:
+        """Stop the attempt; ``reason`` becomes its outcome's error.
+
+        ``soft``: the binary is asked to interrupt its turn, and the attempt
+        ends with the turn's result; a turn that had its answer already ends
+        as it would have, and the task is reported done, not stopped (the
+        binary alone knows whether the model's reply was its last). The
+        attempt's next prompt, if any, is not sent."""
         if self.reason is None:
             self.reason = reason
+        if soft and not self.scope.cancel_called:
+            self.softly.set()
+            return
         self.scope.cancel()
+
+    async def next_turn(self) -> None:
+        """A prompt is about to go out: not after a soft stop."""
+        if self.softly.is_set():
+            self.scope.cancel()
+            await anyio.lowlevel.checkpoint()
+
+
+async def _stop_softly(attempt: Attempt, client: TaskClient, journal: _Journal) -> None:
+    """Beside the task's work: on a soft stop, interrupt the binary's turn
+    and give its result ``_ANSWERED_GRACE`` to come."""
+    await attempt.softly.wait()
+    journal.stopped_at = len(journal.results)
+    with anyio.move_on_after(_ANSWERED_GRACE):
+        try:
+            await client.interrupt()
+        except ClaudeSDKError:
+            pass  # a binary that is going away: its end is reported elsewhere
+    attempt.scope.deadline = min(attempt.scope.deadline, anyio.current_time() + _ANSWERED_GRACE)
 
 
 async def run_attempt(
@@ -255,27 +303,28 @@ async def run_attempt(
             plan = await plan_attempt(task, record, options)
             if plan.lost is not None:
                 raise plan.lost
-            journal = _Journal(index, plan, emit, keep_messages=task.run is not None, track_cost=track_cost)
+            journal = _Journal(index, plan, emit, attempt, keep_messages=task.run is not None, track_cost=track_cost)
             client = await _connect(task, plan, options, take_member, retry=record.attempts > 1)
             client._journal = journal
             if task.run is not None:
                 work = task.run
             else:  # in a resumed session the prompt's uuid is taken already
                 work = _one_prompt(task.prompt or "", record.prompt_uuid if plan.resume is None else None)
-            if track_cost:
-                value = await _beside(work(client), journal.watch_cost(client))
-            else:
-                value = await work(client)
+            value = await _beside(work(client), journal.watch_cost(client), _stop_softly(attempt, client, journal))
     except Exception as exc:  # noqa: BLE001 - the task's error is its outcome
         error = exc
     finally:
         if client is not None:
             await client.disconnect()  # shielded and bounded inside
-    if attempt.scope.cancelled_caught:
+    results = journal.results if journal is not None else []
+    if journal is not None and journal.interrupted():
+        error = attempt.reason
+        results = results[: journal.stopped_at]  # the stop's own result says only that it stopped
+    elif attempt.scope.cancelled_caught:
         error = attempt.reason
     return Finished(
         index=index,
-        result=journal.results[-1] if journal is not None and journal.results else None,
+        result=results[-1] if results else None,
         error=error,
         value=value,
         cost_usd=journal.cost if journal is not None else 0.0,
@@ -284,8 +333,8 @@ async def run_attempt(
     )
 
 
-async def _beside(work: Awaitable[Any], helper: Awaitable[None]) -> Any:
-    """The result of ``work`` (or its exception, as it is), with ``helper``
+async def _beside(work: Awaitable[Any], *helpers: Awaitable[None]) -> Any:
+    """The result of ``work`` (or its exception, as it is), with ``helpers``
     running beside it until ``work`` ends."""
     outcome: list[Any] = []
     failure: list[BaseException] = []
@@ -298,11 +347,12 @@ async def _beside(work: Awaitable[Any], helper: Awaitable[None]) -> Any:
         finally:
             tg.cancel_scope.cancel()
 
-    async def run_helper() -> None:
+    async def run_helper(helper: Awaitable[None]) -> None:
         await helper
 
     async with anyio.create_task_group() as tg:
-        tg.start_soon(run_helper)
+        for helper in helpers:
+            tg.start_soon(run_helper, helper)
         tg.start_soon(run_work)
     if failure:
         raise failure[0]

@@ -11,10 +11,12 @@ pool: it runs until ``stop()``.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import socket
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 import anyio
 import anyio.abc
@@ -22,14 +24,18 @@ import anyio.abc
 from claude_wrap._exceptions import CLINotFoundError
 from claude_wrap._fleet.journal import Finished, TaskRecord
 from claude_wrap._fleet.runner import Attempt, Emit, run_attempt
-from claude_wrap._fleet.types import FleetError, Task
+from claude_wrap._fleet.types import BudgetExceededError, FleetError, Task
 from claude_wrap._launch.options import ClaudeAgentOptions, copy_with
 from claude_wrap._lazy import publish
 from claude_wrap._pool import ClaudePool
 from claude_wrap._process.binary import binary_info
+from claude_wrap._run.mirror import StoredToolCalls
 from claude_wrap._run.protocol import Connection
+from claude_wrap._wire.hooks import HookContext, HookJSONOutput, HookMatcher
 
 __all__ = ["NodeInfo", "NodeWorker"]
+
+log = logging.getLogger("claude_wrap")
 
 
 @dataclass(frozen=True)
@@ -61,12 +67,36 @@ def _node_binary(options: ClaudeAgentOptions) -> tuple[str, str]:
     return os.fspath(info.path), info.source
 
 
+def _tool_gate(calls: StoredToolCalls, limit: float) -> HookMatcher:
+    """A PreToolUse hook that holds each tool's start until its call is in
+    the session store, so that a node lost while the tool runs leaves the
+    call on record: the retry shows it to the model as cut off rather than
+    asking again (a tool whose effect comes first would run twice).
+
+    It has no opinion on the call: whatever the user's hooks and
+    permissions decide stands. A store that does not confirm the call
+    within ``limit`` seconds lets the tool start all the same (with a
+    warning): the run is not held up by a store that is down."""
+
+    async def until_recorded(hook_input: Any, tool_use_id: str | None, context: HookContext) -> HookJSONOutput:
+        if tool_use_id and not await calls.wait(tool_use_id, limit):
+            log.warning(
+                "claude_wrap: tool call %s is not in the session store after %g s; it runs unrecorded",
+                tool_use_id,
+                limit,
+            )
+        return {}
+
+    return HookMatcher(hooks=[until_recorded])
+
+
 class NodeWorker:
     """Runs tasks on this node (see the module docstring).
 
     ``warm``: pool members kept ready (0: every task starts its binary).
     ``durable``: mirror each transcript frame to the session store as it
-    comes, so a task can go on elsewhere if this node is lost.
+    comes, and start no tool before its call is in the store, so a task can
+    go on elsewhere if this node is lost.
     """
 
     def __init__(
@@ -84,6 +114,7 @@ class NodeWorker:
         self._want_pool = False
         self._stopping = False
         self._changed: anyio.Event | None = None
+        self._recorded = StoredToolCalls()
 
     def _notify(self) -> None:
         if self._changed is not None:
@@ -99,6 +130,10 @@ class NodeWorker:
     async def serve(self, *, task_status: anyio.abc.TaskStatus[NodeInfo] = anyio.TASK_STATUS_IGNORED) -> None:
         """Find the binary, then hold the pool (once a task wants it) until ``stop()``."""
         self._changed = anyio.Event()
+        with self._recorded.watching():
+            await self._serve(task_status)
+
+    async def _serve(self, task_status: anyio.abc.TaskStatus[NodeInfo]) -> None:
         binary, source = await anyio.to_thread.run_sync(_node_binary, self._base)
         self._options = self.prepare(self._base, binary)
         self.info = NodeInfo(self.name, socket.gethostname(), os.getpid(), binary, source)
@@ -135,6 +170,12 @@ class NodeWorker:
             changes["cli_path"] = binary
         if self._durable and options.session_store is not None:
             changes["session_store_flush"] = "eager"
+            # A flush is bounded by its timeout, retries included; the gate
+            # waits for one flush after the call's frame arrives.
+            gate = _tool_gate(self._recorded, 2 * options.session_store_flush_timeout)
+            hooks = dict(options.hooks or {})
+            hooks["PreToolUse"] = [*hooks.get("PreToolUse", []), gate]
+            changes["hooks"] = hooks
         return copy_with(options, **changes) if changes else options
 
     # -- tasks --------------------------------------------------------------------------
@@ -171,10 +212,11 @@ class NodeWorker:
             del self._attempts[index]
 
     def cancel(self, index: int, reason: BaseException) -> None:
-        """Stop the task at ``index`` (if it runs here); its outcome's error is ``reason``."""
+        """Stop the task at ``index`` (if it runs here); its outcome's error is
+        ``reason``. The budget lets a turn that has its answer finish."""
         attempt = self._attempts.get(index)
         if attempt is not None:
-            attempt.cancel(reason)
+            attempt.cancel(reason, soft=isinstance(reason, BudgetExceededError))
 
 
 publish(sys.modules[__name__], ["NodeInfo"], "claude_wrap.fleet")

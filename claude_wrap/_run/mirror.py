@@ -46,7 +46,10 @@ import shutil
 import stat
 import tempfile
 import uuid
-from collections.abc import Awaitable
+import weakref
+from collections import deque
+from collections.abc import Awaitable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -65,7 +68,7 @@ from claude_wrap._wire.messages import Message, MirrorErrorMessage, ResultMessag
 if TYPE_CHECKING:
     from claude_wrap._launch.options import ClaudeAgentOptions
 
-__all__ = ["Materialized", "MirrorBatcher", "materialize_resume", "mirror_for"]
+__all__ = ["Materialized", "MirrorBatcher", "StoredToolCalls", "materialize_resume", "mirror_for"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -96,6 +99,71 @@ class _Batch:
 
 class _Unsent(Exception):
     """A batch the store refused (after the retries)."""
+
+
+class StoredToolCalls:
+    """The tool calls whose ``tool_use`` entry a mirror of this process has
+    written to its store, for a gate that holds each tool's start until its
+    call is durable (the fleet's: a node lost while the tool runs must
+    leave the call in the store, or the retry asks the model again and the
+    tool runs twice).
+
+    Every mirror reports to the ledgers that are ``watching()``; none is,
+    unless a gate runs, and then the cost is a look at each assistant entry
+    it writes. Ids are kept for the last ``keep`` calls: a gate asks within
+    moments of the call, and either order of the two is fine.
+    """
+
+    def __init__(self, keep: int = 4096) -> None:
+        self._ids: deque[str] = deque(maxlen=keep)
+        self._known: set[str] = set()
+        self._waiting: dict[str, anyio.Event] = {}
+
+    @contextmanager
+    def watching(self) -> Iterator[StoredToolCalls]:
+        """While inside, every mirror of this process reports what it wrote."""
+        _LEDGERS.add(self)
+        try:
+            yield self
+        finally:
+            _LEDGERS.discard(self)
+
+    def note(self, entries: Entries) -> None:
+        """``entries`` are in the store."""
+        for entry in entries:
+            if entry.get("type") != "assistant":
+                continue
+            message = entry.get("message")
+            content = message.get("content") if isinstance(message, dict) else None
+            for block in content if isinstance(content, list) else ():
+                if isinstance(block, dict) and block.get("type") == "tool_use" and isinstance(block.get("id"), str):
+                    self._add(block["id"])
+
+    def _add(self, tool_use_id: str) -> None:
+        if tool_use_id in self._known:
+            return
+        if len(self._ids) == self._ids.maxlen:
+            self._known.discard(self._ids[0])
+        self._ids.append(tool_use_id)
+        self._known.add(tool_use_id)
+        event = self._waiting.pop(tool_use_id, None)
+        if event is not None:
+            event.set()
+
+    async def wait(self, tool_use_id: str, limit: float) -> bool:
+        """Wait, at most ``limit`` seconds, until the call ``tool_use_id``
+        is in the store; returns whether it is."""
+        if tool_use_id in self._known:
+            return True
+        event = self._waiting.setdefault(tool_use_id, anyio.Event())
+        with anyio.move_on_after(limit):
+            await event.wait()
+        if self._waiting.get(tool_use_id) is event and not event.is_set():
+            del self._waiting[tool_use_id]
+        return tool_use_id in self._known
+
+
+_LEDGERS: weakref.WeakSet[StoredToolCalls] = weakref.WeakSet()
 
 
 class MirrorBatcher(Extension):
@@ -237,6 +305,8 @@ class MirrorBatcher(Extension):
         else:
             raise _Unsent(str(last) or type(last).__name__)
         self.appended += len(batch.entries)
+        for ledger in list(_LEDGERS):
+            ledger.note(batch.entries)
 
     async def _write_spool(self) -> None:
         """What earlier runs on this machine could not write to the store

@@ -144,6 +144,26 @@ async def test_the_budget_stops_the_batch_and_a_stopped_task_resumes_later(
     assert scripted_model.unexpected == []
 
 
+async def test_a_task_whose_answer_came_as_the_budget_ran_out_is_done(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    # $0.10 a reply: task 0's answer, its second reply, spends the budget.
+    # The answer is in: the task is done, not stopped (a resume would ask
+    # the model again for work it finished).
+    usage = {"input_tokens": 25_000, "output_tokens": 0}
+    script_tasks(scripted_model, range(3), lambda n: f"echo {n} >> ran.log", usage=usage)
+    options = make_options(allowed_tools=["Bash"])
+    outcomes = await _all(run_many([prompt(n) for n in range(3)], options=options, concurrency=1, budget_usd=0.15))
+
+    by_index = {o.index: o for o in outcomes}
+    assert by_index[0].ok and by_index[0].output == "done 0", by_index[0]
+    assert by_index[0].total_cost_usd == pytest.approx(0.2, abs=0.01)
+    for n in (1, 2):
+        assert isinstance(by_index[n].error, BudgetExceededError) and by_index[n].attempts == 0
+    assert (workdir / "ran.log").read_text().split() == ["0"]
+    assert scripted_model.unexpected == []
+
+
 # -- stopping ---------------------------------------------------------------------------
 
 

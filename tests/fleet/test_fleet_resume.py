@@ -36,6 +36,14 @@ def _last_user_is(text: str) -> Any:
     return lambda r: r.is_main and text in r.last_user_text
 
 
+def _shows_a_call(request: Any) -> bool:
+    return any(
+        isinstance(m["content"], list) and any(b.get("type") == "tool_use" for b in m["content"])
+        for m in request.messages
+        if m["role"] == "assistant"
+    )
+
+
 async def _answers(client: ClaudeSDKClient, prompt: str) -> str:
     await client.query(prompt)
     text = ""
@@ -75,18 +83,23 @@ async def three_turns(client: ClaudeSDKClient) -> list[str]:
 
 
 async def _attempt(worker: NodeWorker, task: Task, record: TaskRecord, *, kill_when: str | None = None,
-                   workdir: Path | None = None, store: SQLiteSessionStore | None = None) -> Finished:  # fmt: skip
+                   workdir: Path | None = None, store: SQLiteSessionStore | None = None,
+                   after: float | None = None) -> Finished:  # fmt: skip
     """One attempt on ``worker``; with ``kill_when``, every process of the
     attempt is killed once the job's tool is under way (it wrote ran.log)
     and ``store`` holds the tool call that started it (the machine dies
-    mid-call). The marker is in the shell's command line from its start, so
-    it alone does not say the job's first command ran."""
+    mid-call); with ``after``, that many seconds after the tool's effect,
+    whatever the store holds. The marker is in the shell's command line
+    from its start, so it alone does not say the job's first command ran."""
 
     async def mid_call() -> bool:
         assert store is not None and workdir is not None and kill_when is not None
         log = workdir / "ran.log"
         if not processes_where(cmdline_contains=kill_when) or not log.exists() or "job" not in log.read_text():
             return False
+        if after is not None:
+            await anyio.sleep(after)
+            return True
         if record.session_id is None:
             return False
         key: Any = {"project_key": project_key_for_directory(workdir), "session_id": record.session_id}
@@ -103,6 +116,8 @@ async def _attempt(worker: NodeWorker, task: Task, record: TaskRecord, *, kill_w
                 while not await mid_call():
                     await anyio.sleep(0.02)
                 assert workdir is not None
+                if isinstance(store, _MachineStore):
+                    store.dead = True
                 for pid in processes_where(cwd=workdir) + processes_where(cmdline_contains=kill_when):
                     try:
                         os.kill(pid, signal.SIGKILL)
@@ -177,6 +192,65 @@ def _entry(kind: str, uuid: str, content: Any, stop: str | None = None, parent: 
     if stop is not None:
         message["stop_reason"] = stop
     return {"type": kind, "uuid": uuid, "parentUuid": parent, "message": message}
+
+
+class _MachineStore(SQLiteSessionStore):
+    """A machine's handle on the shared store: each append takes a while to
+    land (a store across a network), and none lands once the machine died,
+    nor is any kept on its disk, gone with it."""
+
+    spool_key = False
+    dead = False
+
+    async def append(self, key: Any, entries: Any) -> None:
+        await anyio.sleep(0.3)
+        if self.dead:
+            raise ConnectionError("the machine is gone")
+        await super().append(key, entries)
+
+
+@pytest.mark.parametrize("after", [0, 0.01, 0.05, 0.1])
+async def test_a_tool_whose_effect_comes_first_runs_once_however_soon_its_machine_dies(
+    after: float, scripted_model: ScriptedModel, make_options: Options, workdir: Path, tmp_path: Path
+) -> None:
+    """The machine dies ``after`` seconds into the tool, which did its work
+    first thing. Its call was in the store before it started (the fleet's
+    tool gate), so the retry shows the call as cut off; a model that never
+    saw the call would ask for it again, as this one does."""
+    marker = f"fleet-first-{id(workdir)}"
+    job = {"command": f"echo job >> ran.log && echo {marker} && sleep 30", "description": "job"}
+    scripted_model.add(
+        Reply.tool_use("Bash", job).match_if(lambda r: _last_user_is("run the job")(r) and not _shows_a_call(r)),
+        Reply.tool_use("Bash", job).match_if(lambda r: _last_user_is(CONTINUE)(r) and not _shows_a_call(r)),
+        Reply.text("job looked after").match_if(lambda r: _last_user_is(CONTINUE)(r) and _shows_a_call(r)),
+    )
+    lost_machine = _MachineStore(tmp_path / "sessions.db")
+    store = SQLiteSessionStore(tmp_path / "sessions.db")
+    try:
+        first = NodeWorker(
+            make_options(session_store=lost_machine, allowed_tools=["Bash"]),
+            name="a", warm=0, track_cost=False, durable=True,
+        )  # fmt: skip
+        second = NodeWorker(
+            make_options(session_store=store, allowed_tools=["Bash"], env=scripted_model.env(tmp_path / "b")),
+            name="b", warm=0, track_cost=False, durable=True,
+        )  # fmt: skip
+        record = TaskRecord(prompt_uuid="0f0f0f0f-1111-4222-8333-444444444444")
+        lost = await _attempt(
+            first, Task("run the job"), record, kill_when=marker, workdir=workdir, store=lost_machine, after=after
+        )
+        assert lost.error is not None
+        finished = await _attempt(second, Task("run the job"), record)
+    finally:
+        store.close()
+        lost_machine.close()
+
+    assert finished.error is None and finished.result is not None
+    assert finished.result.result == "job looked after"
+    assert (workdir / "ran.log").read_text() == "job\n"  # the tool ran once
+    cut_off = scripted_model.main_requests[-1].tool_results
+    assert len(cut_off) == 1 and "outcome is unknown" in json.dumps(cut_off)
+    assert scripted_model.unexpected == []
 
 
 def test_how_far_a_turn_got_is_read_from_the_transcript() -> None:
