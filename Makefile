@@ -28,13 +28,16 @@ test: binary official
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
-	# One worker per core; each test file stays in one worker, so a file's
-	# module fixtures (the Ray cluster, servers) start once.
-	$(PY) -m pytest -n auto --dist loadfile --durations=30
+	# Two workers per core (at most 8): most of a test's time is spent
+	# waiting on a binary, a model reply or a tool. Each test file stays in
+	# one worker, so a file's module fixtures (the Ray cluster, servers)
+	# start once.
+	$(PY) -m pytest -n $(WORKERS) --dist loadfile --durations=30
 
 # The fast lane, for people who change the code: lint, types, generated
 # files and every test that starts no binary, server or cluster (no binary
 # to fetch, nothing to install).
+WORKERS := $(shell $(PYTHON) -c "import os; print(min(8, 2 * (os.cpu_count() or 1)))")
 FAST := not e2e and not compat and not stores and not ray and not slow
 check: $(STAMP)
 	$(PY) -m ruff check .

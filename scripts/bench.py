@@ -32,9 +32,10 @@ official``, ``--only script``):
   rotated rounds, medians.
 * ``fleet``: ``run_many`` one task after another, against ``pool.query()``
   on a pool of one and against cold ``query()`` calls (wall time per task,
-  rotated rounds); and tasks per minute for 40 one-prompt tasks, three at a
-  time, on the local pool and on a Ray cluster of three nodes started on
-  this machine (a head and two workers).
+  rotated rounds); tasks per minute for 40 one-prompt tasks, three at a
+  time, on the local pool, on a Ray cluster of one node and on one of three
+  nodes (a head and two workers), all started on this machine; and how long
+  the tool gate of a durable batch (``batch_id``) holds each tool call.
 
 * ``rss``: peak RSS growth (``ru_maxrss``) of a fresh Python process while
   one 100 MiB JSON line streams through ``SubprocessTransport`` and is decoded.
@@ -823,12 +824,85 @@ async def _fleet_rate(env: dict[str, str], cwd: str, tasks: int, backend: str, c
     return tasks / elapsed * 60
 
 
+GATE_CALLS = 4  # tool calls per task in the gate's measure
+GATE_TARGET_MS = 5.0
+
+
+def _calls_so_far(request: Any) -> int:
+    return sum(
+        1
+        for m in request.messages
+        if m["role"] == "assistant" and isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_use"
+    )
+
+
+async def _gate_cost(env: dict[str, str], cwd: str, tasks: int) -> dict[str, Any]:
+    """How long the fleet's tool gate holds each tool call: a durable local
+    batch (``batch_id``, a SQLite store) of ``tasks`` tasks, each making
+    ``GATE_CALLS`` Bash calls; every wait of the gate is timed, and the
+    batch's time per task is set beside the same batch without
+    ``batch_id`` (no eager mirror, no gate)."""
+    from claude_wrap import ClaudeAgentOptions, SQLiteSessionStore
+    from claude_wrap._run.mirror import StoredToolCalls
+    from claude_wrap.fleet import run_many
+
+    holds: list[float] = []
+    wait = StoredToolCalls.wait
+
+    async def timed_wait(self: StoredToolCalls, tool_use_id: str, limit: float) -> bool:
+        start = time.perf_counter()
+        try:
+            return await wait(self, tool_use_id, limit)
+        finally:
+            holds.append((time.perf_counter() - start) * 1000)
+
+    store = SQLiteSessionStore(Path(cwd) / "gate.db")
+    per_task: dict[str, float] = {}
+    try:
+        StoredToolCalls.wait = timed_wait  # type: ignore[method-assign]
+        for side, batch_id in (("no gate", None), ("gate", "bench-gate"), ("no gate", None), ("gate", "bench-gate-2")):
+            options = ClaudeAgentOptions(
+                env=env, cwd=cwd, setting_sources=[], allowed_tools=["Bash"], session_store=store
+            )
+            start = time.perf_counter()
+            async with run_many(["Run the checks"] * tasks, options=options, concurrency=2, batch_id=batch_id) as batch:
+                if not all([o.ok async for o in batch]):
+                    raise RuntimeError("a gate task failed")
+            ms = (time.perf_counter() - start) / tasks * 1000
+            per_task[side] = min(per_task.get(side, ms), ms)
+            log(f"fleet: gate: {side}: {ms:.0f} ms per task of {GATE_CALLS} tool calls")
+    finally:
+        StoredToolCalls.wait = wait  # type: ignore[method-assign]
+        store.close()
+    return {
+        "calls": len(holds),
+        "hold_median_ms": median(holds),
+        "hold_p90_ms": p90(holds),
+        "per_task_ms": per_task,
+        "per_call_overhead_ms": (per_task["gate"] - per_task["no gate"]) / GATE_CALLS,
+    }
+
+
 def bench_fleet(tasks: int, rounds: int) -> dict[str, Any]:
     import anyio
 
     from claude_wrap.testing import Reply, ScriptedModel
 
     out: dict[str, Any] = {"tasks": tasks, "rounds": rounds}
+    with (
+        ScriptedModel(
+            Reply.tool_use("Bash", {"command": "true", "description": "check"})
+            .sticky()
+            .match_if(lambda r: _calls_so_far(r) < GATE_CALLS),
+            Reply.text("Checked.").sticky(),
+        ) as model,
+        tempfile.TemporaryDirectory(prefix="claude-wrap-bench-gate-") as tmp,
+    ):
+        gate_tasks = 6 if tasks < 40 else 12
+        log(f"fleet: the tool gate: {gate_tasks} tasks of {GATE_CALLS} tool calls, with and without batch_id")
+        out["gate"] = anyio.run(_gate_cost, model.env(Path(tmp) / "home"), tmp, gate_tasks)
     with (
         ScriptedModel(Reply.text("Hello from the scripted model.").sticky()) as model,
         tempfile.TemporaryDirectory(prefix="claude-wrap-bench-fleet-") as tmp,
@@ -852,9 +926,13 @@ def bench_fleet(tasks: int, rounds: int) -> dict[str, Any]:
         except ImportError:  # pragma: no cover - ray is a dev dependency
             log("fleet: ray is not installed; the Ray side is skipped")
             return out
+        log(f"fleet: {tasks} tasks, Ray cluster of 1 node on this machine (concurrency 3)")
+        with ray_cluster(workers=0, cpus=3):
+            out["ray_1_node_per_min"] = anyio.run(_fleet_rate, env, tmp, tasks, "ray", 3)
         log(f"fleet: {tasks} tasks, Ray cluster of 3 nodes on this machine (concurrency 1 per node)")
         with ray_cluster(workers=2):
             out["ray_per_min"] = anyio.run(_fleet_rate, env, tmp, tasks, "ray", 1)
+        out["ray_1_node_to_local"] = out["ray_1_node_per_min"] / out["local_per_min"]
         out["ray_to_local"] = out["ray_per_min"] / out["local_per_min"]
     return out
 
@@ -1338,12 +1416,24 @@ def render(results: dict[str, Any]) -> str:
         if "ray_per_min" in fl:
             rows.append(
                 (
-                    f"{fl['tasks']} one-prompt tasks, 3 at a time: local pool vs 3-node Ray cluster (one machine)",
-                    f"{fl['local_per_min']:.0f} vs {fl['ray_per_min']:.0f} tasks/min",
-                    f"Ray / local: {fl['ray_to_local']:.2f}×; from run_many to the last outcome, actors' start included",
+                    f"{fl['tasks']} one-prompt tasks, 3 at a time: local pool vs Ray, 1 node vs 3 nodes (one machine)",
+                    f"{fl['local_per_min']:.0f} vs {fl['ray_1_node_per_min']:.0f} vs {fl['ray_per_min']:.0f} tasks/min",
+                    f"Ray 1 node / local: {fl['ray_1_node_to_local']:.2f}×, 3 nodes / local: "
+                    f"{fl['ray_to_local']:.2f}×; run_many to the last outcome, actors' start included",
                     "",
                 )
             )
+        g = fl["gate"]
+        rows.append(
+            (
+                f"the fleet's tool gate: how long a tool call is held (SQLite store, {g['calls']} calls)",
+                f"{g['hold_median_ms']:.1f} ms",
+                f"p90 {g['hold_p90_ms']:.1f} ms; a task of {GATE_CALLS} calls, with vs without batch_id: "
+                f"{g['per_task_ms']['gate']:.0f} vs {g['per_task_ms']['no gate']:.0f} ms "
+                f"({g['per_call_overhead_ms']:+.1f} ms per call, eager mirror included)",
+                f"< {GATE_TARGET_MS:.0f} ms",
+            )
+        )
     header = ("measure", "median", "notes", "target")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
 

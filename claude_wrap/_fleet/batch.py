@@ -75,7 +75,10 @@ class Backend(Protocol):
     retries: int
     """Attempts a task gets after the first, when its node is lost."""
 
-    def start(self) -> AbstractAsyncContextManager[list[Node]]: ...
+    def start(self, added: Callable[[], None]) -> AbstractAsyncContextManager[list[Node]]:
+        """The nodes, while the batch runs; a backend whose nodes can join
+        later appends them to the list and calls ``added``."""
+        ...
 
 
 def as_task(item: Any) -> Task:
@@ -245,7 +248,7 @@ class Driver:
         try:
             if self._journal is not None:
                 self._prior = await self._journal.open()
-            async with self._backend.start() as nodes:
+            async with self._backend.start(self._notify) as nodes:
                 self.nodes = nodes
                 async with anyio.create_task_group() as tg:
                     if self._journal is not None:

@@ -46,7 +46,8 @@ class LocalBackend:
         self._concurrency = concurrency
 
     @asynccontextmanager
-    async def start(self) -> AsyncIterator[list[Node]]:
+    async def start(self, added: Callable[[], None] = lambda: None) -> AsyncIterator[list[Node]]:
+        """This process, the one node (none joins later)."""
         async with anyio.create_task_group() as tg:
             info = await tg.start(self._worker.serve)
             try:

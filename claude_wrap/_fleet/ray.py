@@ -5,7 +5,7 @@ the cluster the program already joined (``ray.init()``), or calls
 ``ray.init(address=...)`` itself and leaves it again at the end. Each alive
 node gets one :class:`~._ray_actor.NodeActor`, pinned to it, asking for no
 CPU (``actor_options`` change that); the actor finds the binary once and
-keeps a warm pool. Events come back through Ray streaming generators, read
+keeps a warm pool. Nodes that join while the batch runs get one too. Events come back through Ray streaming generators, read
 in worker threads so the batch runs under asyncio and trio alike.
 
 A node is lost when Ray reports its actor dead (the node died, or the
@@ -24,11 +24,12 @@ would run on meanwhile).
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import anyio
 
@@ -53,7 +54,8 @@ _LOST = ("RayActorError", "NodeDiedError", "WorkerCrashedError", "ObjectLostErro
 _POLL = 0.25  # seconds a worker thread waits on Ray before looking whether the batch closed
 _START_TIMEOUT = 600.0  # a node may fetch the binary first
 _STOP_TIMEOUT = 30.0
-_VERDICT_TIMEOUT = 120.0  # how long Ray may take to call an unreachable actor dead or alive
+_VERDICT_TIMEOUT = 120.0
+_NODE_SCAN = 2.0  # seconds between looks for nodes that joined the cluster  # how long Ray may take to call an unreachable actor dead or alive
 
 
 class _Unreachable(Exception):
@@ -136,11 +138,16 @@ class RayBackend:
         self._actor_options = dict(actor_options or {})
         self._warm = warm
         self._closing = False
+        self._starting = threading.Lock()
+        self._seen: dict[str, Any] = {}
+        """Every node a worker was started on (its actor), alive or not."""
         self._lost: tuple[type[BaseException], ...] = ()
         self.limiter = anyio.CapacityLimiter(1)
 
     @asynccontextmanager
-    async def start(self) -> AsyncIterator[list[Node]]:
+    async def start(self, added: Callable[[], None] = lambda: None) -> AsyncIterator[list[Node]]:
+        """The batch's nodes, for as long as it runs; the list grows as
+        nodes join (``added`` is called then)."""
         ray = import_extra("ray", "ray", "run_many(backend='ray')")
         self._lost = tuple(getattr(ray.exceptions, name) for name in _LOST if hasattr(ray.exceptions, name))
         joined = await anyio.to_thread.run_sync(self._join, ray)
@@ -148,11 +155,35 @@ class RayBackend:
         async with DriverLink.listen(ray.util.get_node_ip_address()) as link:
             try:
                 await anyio.to_thread.run_sync(self._launch, ray, started, link.address)
-                self.limiter.total_tokens = sum(n.capacity for n in started) + 2
-                yield list(started)
+                self._sized(started)
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(self._watch_nodes, ray, started, link.address, added)
+                    try:
+                        yield cast("list[Node]", started)
+                    finally:
+                        tg.cancel_scope.cancel()
             finally:
                 with anyio.CancelScope(shield=True):
-                    await anyio.to_thread.run_sync(self._shutdown, ray, started, joined)
+                    await anyio.to_thread.run_sync(self._shutdown, ray, joined)
+
+    def _sized(self, nodes: list[_RemoteNode]) -> None:
+        # A worker thread per running task waits on its events, and two
+        # more for the verdicts on unreachable actors.
+        self.limiter.total_tokens = sum(n.capacity for n in nodes) + 2
+
+    async def _watch_nodes(
+        self, ray: Any, started: list[_RemoteNode], link: tuple[str, int, str], added: Callable[[], None]
+    ) -> None:
+        """Nodes that join the cluster while the batch runs get a worker too
+        (an autoscaler growing the cluster on the batch's demand, a machine
+        added by hand): looked for every ``_NODE_SCAN`` seconds."""
+        while True:
+            await anyio.sleep(_NODE_SCAN)
+            before = len(started)
+            await anyio.to_thread.run_sync(self._launch_new, ray, started, link, abandon_on_cancel=True)
+            if len(started) > before:
+                self._sized(started)
+                added()
 
     # -- in worker threads (Ray's calls block) ----------------------------------------------
 
@@ -170,14 +201,25 @@ class RayBackend:
             ray.cloudpickle.dumps(self._options)
         except Exception as exc:
             raise FleetError(f"the batch's options cannot be sent to the nodes: {exc}") from exc
+        failures = self._launch_new(ray, started, link)
+        if not self._seen:
+            raise FleetError("the Ray cluster has no alive node to run tasks on")
+        if not started:
+            raise FleetError(f"no node of the Ray cluster could start a worker: {failures[0]}") from failures[0]
+
+    def _launch_new(self, ray: Any, started: list[_RemoteNode], link: tuple[str, int, str]) -> list[Exception]:
+        """Start a worker actor on each alive node not seen before; returns
+        why the ones that did not start did not."""
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-        alive = [n for n in ray.nodes() if n.get("Alive") and (self._only is None or n["NodeID"] in self._only)]
-        if not alive:
-            raise FleetError("the Ray cluster has no alive node to run tasks on")
+        fresh = [
+            n
+            for n in ray.nodes()
+            if n.get("Alive") and n["NodeID"] not in self._seen and (self._only is None or n["NodeID"] in self._only)
+        ]
         actor_class = ray.remote(NodeActor)
         pending = []
-        for node in alive:
+        for node in fresh:
             capacity = self._concurrency or max(1, int(node.get("Resources", {}).get("CPU", 1)))
             settings: dict[str, Any] = {
                 "num_cpus": 0,
@@ -189,11 +231,17 @@ class RayBackend:
                 settings["runtime_env"] = self._runtime_env
             settings.update(self._actor_options)
             warm = capacity if self._warm is None else self._warm
-            actor = actor_class.options(**settings).remote(self._options, warm, self._track_cost, link)
+            with self._starting:
+                if self._closing:
+                    break
+                actor = actor_class.options(**settings).remote(self._options, warm, self._track_cost, link)
+                self._seen[node["NodeID"]] = actor
             actor.serve.remote()
             pending.append((actor, capacity, actor.info.remote()))
+        if not pending:
+            return []
         ready, _ = ray.wait([ref for _, _, ref in pending], num_returns=len(pending), timeout=_START_TIMEOUT)
-        failures = []
+        failures: list[Exception] = []
         for actor, capacity, ref in pending:
             try:
                 if ref not in ready:
@@ -203,8 +251,7 @@ class RayBackend:
                 failures.append(exc)
                 log.warning("claude_wrap: a fleet node did not start: %s", exc)
                 self._kill(ray, actor)
-        if not started:
-            raise FleetError(f"no node of the Ray cluster could start a worker: {failures[0]}") from failures[0]
+        return failures
 
     def next_event(self, events: Any) -> Event | None:
         """The next event of a task (``None``: no more, or the batch closes)."""
@@ -245,18 +292,20 @@ class RayBackend:
             time.sleep(_POLL)
         return False
 
-    def _shutdown(self, ray: Any, nodes: list[_RemoteNode], joined: bool) -> None:
+    def _shutdown(self, ray: Any, joined: bool) -> None:
+        with self._starting:  # no actor starts after this
+            self._closing = True
+        actors = [a for a in self._seen.values() if a is not None]
         stops = []
-        for node in nodes:
+        for actor in actors:
             try:
-                stops.append(node.actor.stop.remote())
+                stops.append(actor.stop.remote())
             except Exception:  # noqa: BLE001 - a lost node's actor cannot be asked
                 continue
         if stops:
             ray.wait(stops, num_returns=len(stops), timeout=_STOP_TIMEOUT)
-        self._closing = True
-        for node in nodes:
-            self._kill(ray, node.actor)
+        for actor in actors:
+            self._kill(ray, actor)
         if joined:
             ray.shutdown()
 

@@ -317,3 +317,36 @@ async def test_a_batch_whose_driver_was_killed_goes_on_under_a_second_driver(
     assert all(not by_index[n].recorded and by_index[n].output == f"done {n}" for n in (6, 7, 8))
     assert sorted((workdir / "ran.log").read_text().split()) == ["0", "1", "2", "6", "7", "8"]
     assert scripted_model.unexpected == []
+
+
+async def test_a_node_that_joins_mid_batch_takes_tasks(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path, store: RedisSessionStore
+) -> None:
+    # Every task holds in its tool call until a fourth task runs: with one
+    # slot on each of the three nodes, only a node that joined can run it.
+    gate = workdir / "four-running"
+
+    def command(n: int) -> str:
+        return f"while [ ! -e '{gate}' ]; do sleep 0.05; done && echo {n} >> ran.log"
+
+    script_tasks(scripted_model, range(6), command)
+    options = make_options(allowed_tools=["Bash"], session_store=store)
+    batch = run_many([prompt(n) for n in range(6)], options=options, backend="ray", concurrency=1, warm=0)
+    outcomes: list[Outcome] = []
+    joined: Any = None
+    try:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_collect, batch, outcomes)
+            await _until(lambda: len(batch.nodes) == 3 and batch.stats.running == 3, "a task on every node")
+            joined = cluster.add_node(num_cpus=1)
+            await _until(lambda: batch.stats.running == 4, "a task on the node that joined", limit=LIMIT)
+            gate.touch()
+    finally:
+        if joined is not None:
+            cluster.remove_node(joined)
+
+    assert sorted(o.index for o in outcomes) == list(range(6))
+    assert all(o.ok for o in outcomes), [o for o in outcomes if not o.ok]
+    assert joined.node_id in {o.node for o in outcomes}
+    assert sorted(int(n) for n in (workdir / "ran.log").read_text().split()) == list(range(6))
+    assert processes_where(cwd=workdir) == []
