@@ -886,7 +886,12 @@ async def _gate_cost(env: dict[str, str], cwd: str, tasks: int) -> dict[str, Any
 
 
 def bench_fleet(tasks: int, rounds: int) -> dict[str, Any]:
+    import warnings
+
     import anyio
+
+    # The scripted model's key is in the options' env, which a Ray batch warns about.
+    warnings.filterwarnings("ignore", "options.env holds")
 
     from claude_wrap.testing import Reply, ScriptedModel
 

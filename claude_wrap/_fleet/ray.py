@@ -24,8 +24,10 @@ would run on meanwhile).
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
+import warnings
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -54,8 +56,10 @@ _LOST = ("RayActorError", "NodeDiedError", "WorkerCrashedError", "ObjectLostErro
 _POLL = 0.25  # seconds a worker thread waits on Ray before looking whether the batch closed
 _START_TIMEOUT = 600.0  # a node may fetch the binary first
 _STOP_TIMEOUT = 30.0
-_VERDICT_TIMEOUT = 120.0
-_NODE_SCAN = 2.0  # seconds between looks for nodes that joined the cluster  # how long Ray may take to call an unreachable actor dead or alive
+_VERDICT_TIMEOUT = 120.0  # how long Ray may take to call an unreachable actor dead or alive
+_NODE_SCAN = 2.0  # seconds between looks for nodes that joined the cluster
+# Names of environment variables that hold credentials, by the usual words.
+_SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH", re.IGNORECASE)
 
 
 class _Unreachable(Exception):
@@ -128,6 +132,15 @@ class RayBackend:
             raise ValueError(f"retries must be a number of attempts (0 or more), got {retries!r}")
         if warm is not None and (not isinstance(warm, int) or isinstance(warm, bool) or warm < 0):
             raise ValueError(f"warm must be a number of pool members (0 or more), got {warm!r}")
+        secrets = sorted(name for name in options.env if _SECRET.search(name))
+        if secrets:
+            warnings.warn(
+                f"options.env holds {', '.join(secrets)}: the batch's options are pickled and sent to every "
+                "node through Ray's object store. Set credentials in the nodes' environment or the job's "
+                "runtime_env={'env_vars': {...}} instead (the binaries inherit their worker's environment).",
+                UserWarning,
+                stacklevel=3,
+            )
         self._options = shipped(options)
         self._concurrency = concurrency
         self._track_cost = track_cost

@@ -220,6 +220,16 @@ async def test_leaving_a_batch_stops_every_binary_and_tool(
 # -- bad input ---------------------------------------------------------------------------
 
 
+def test_credentials_in_the_options_of_a_ray_batch_are_warned_about() -> None:
+    from claude_wrap import ClaudeAgentOptions
+
+    env = {"ANTHROPIC_API_KEY": "sk-secret", "GH_TOKEN": "t", "ANTHROPIC_BASE_URL": "http://model"}
+    with pytest.warns(UserWarning, match=r"options.env holds ANTHROPIC_API_KEY, GH_TOKEN: .*runtime_env") as seen:
+        run_many(["a"], options=ClaudeAgentOptions(env=env), backend="ray")
+    assert seen[0].filename == __file__  # the warning names the caller's line
+    assert "sk-secret" not in str(seen[0].message)
+
+
 @pytest.mark.parametrize(
     ("call", "error", "words"),
     [

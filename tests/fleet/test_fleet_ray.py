@@ -33,7 +33,14 @@ from claude_wrap._sessions.transcripts import project_key_for_directory
 from claude_wrap.fleet import BatchBusyError, BudgetExceededError, Outcome, Task, run_many
 from claude_wrap.testing import ScriptedModel
 
-pytestmark = [pytest.mark.anyio, pytest.mark.e2e, pytest.mark.ray, pytest.mark.stores]
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.e2e,
+    pytest.mark.ray,
+    pytest.mark.stores,
+    # The scripted model's key is in the options' env (see test_fleet_local for the warning).
+    pytest.mark.filterwarnings("ignore:options.env holds"),
+]
 
 LIMIT = 180  # hang guard for a whole batch
 

@@ -253,6 +253,43 @@ async def test_a_tool_whose_effect_comes_first_runs_once_however_soon_its_machin
     assert scripted_model.unexpected == []
 
 
+async def test_the_tool_gate_passes_a_subagent_s_tools_once_they_are_stored(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path, tmp_path: Path, caplog: Any
+) -> None:
+    """A subagent's tool calls are in a transcript of their own; the gate
+    finds them there (none waits out its limit and runs unrecorded)."""
+    sub = "SUBTASK: note the files"
+
+    def is_sub(r: Any) -> bool:
+        return r.is_main and sub in json.dumps(r.messages[:1])
+
+    scripted_model.add(
+        Reply.tool_use(
+            "Agent", {"description": "note files", "prompt": sub, "subagent_type": "general-purpose"}
+        ).match_if(lambda r: not is_sub(r) and not _shows_a_call(r)),
+        Reply.tool_use("Bash", {"command": "echo sub >> ran.log", "description": "note"}).match_if(
+            lambda r: is_sub(r) and not _shows_a_call(r)
+        ),
+        Reply.text("noted").match_if(lambda r: is_sub(r) and _shows_a_call(r)),
+        # (sticky: the parent may be asked again once the agent's end is announced)
+        Reply.text("the agent noted them").sticky().match_if(lambda r: not is_sub(r) and _shows_a_call(r)),
+    )
+    store = SQLiteSessionStore(tmp_path / "sessions.db")
+    try:
+        worker = NodeWorker(
+            make_options(session_store=store, allowed_tools=["Bash", "Agent"]),
+            name="a", warm=0, track_cost=False, durable=True,
+        )  # fmt: skip
+        finished = await _attempt(worker, Task("note the files with an agent"), TaskRecord())
+    finally:
+        store.close()
+    assert finished.error is None and finished.result is not None
+    assert finished.result.result == "the agent noted them"
+    assert (workdir / "ran.log").read_text() == "sub\n"
+    assert [r.getMessage() for r in caplog.records if "runs unrecorded" in r.getMessage()] == []
+    assert scripted_model.unexpected == []
+
+
 def test_how_far_a_turn_got_is_read_from_the_transcript() -> None:
     from claude_wrap._fleet.journal import Pending
 
