@@ -103,7 +103,11 @@ def run_many(
     running connection is used), ``runtime_env``, ``retries`` (attempts
     after a lost node, default 2), ``nodes`` (node ids to use; default:
     every alive node), ``actor_options`` (``.options()`` for the node
-    workers, e.g. resources; they ask for no CPU by default).
+    workers; they ask for no CPU by default), ``slot`` (the Ray resources
+    one running task takes, e.g. ``{"CPU": 1}`` or ``{"claude_slots": 1}``:
+    each node runs as many tasks as it has the resources for, capped by
+    ``concurrency``, its worker holds them, and an autoscaler is asked for
+    a slot per unfinished task; nodes without them run nothing).
 
     Nothing starts until the batch is iterated or entered.
     """

@@ -75,9 +75,10 @@ class Backend(Protocol):
     retries: int
     """Attempts a task gets after the first, when its node is lost."""
 
-    def start(self, added: Callable[[], None]) -> AbstractAsyncContextManager[list[Node]]:
+    def start(self, added: Callable[[], None], demand: Callable[[], int]) -> AbstractAsyncContextManager[list[Node]]:
         """The nodes, while the batch runs; a backend whose nodes can join
-        later appends them to the list and calls ``added``."""
+        later appends them to the list and calls ``added``. ``demand()``:
+        the tasks running or waiting (for an autoscaler)."""
         ...
 
 
@@ -236,6 +237,15 @@ class Driver:
             elapsed_s=time.monotonic() - self._started_at if self._started_at else 0.0,
         )
 
+    def _demand(self) -> int:
+        """Tasks running or waiting: all that are not finished when the
+        tasks iterable has a length, else those running or due for a retry."""
+        if self._stopping:
+            return 0
+        if self._total is not None:
+            return max(0, self._total - self._finished)
+        return len(self._running) + len(self._retries)
+
     def _notify(self) -> None:
         assert self._changed is not None
         self._changed.set()
@@ -248,7 +258,7 @@ class Driver:
         try:
             if self._journal is not None:
                 self._prior = await self._journal.open()
-            async with self._backend.start(self._notify) as nodes:
+            async with self._backend.start(self._notify, self._demand) as nodes:
                 self.nodes = nodes
                 async with anyio.create_task_group() as tg:
                     if self._journal is not None:

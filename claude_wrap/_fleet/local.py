@@ -46,7 +46,9 @@ class LocalBackend:
         self._concurrency = concurrency
 
     @asynccontextmanager
-    async def start(self, added: Callable[[], None] = lambda: None) -> AsyncIterator[list[Node]]:
+    async def start(
+        self, added: Callable[[], None] = lambda: None, demand: Callable[[], int] = lambda: 0
+    ) -> AsyncIterator[list[Node]]:
         """This process, the one node (none joins later)."""
         async with anyio.create_task_group() as tg:
             info = await tg.start(self._worker.serve)

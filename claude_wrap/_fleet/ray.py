@@ -62,6 +62,22 @@ _NODE_SCAN = 2.0  # seconds between looks for nodes that joined the cluster
 _SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH", re.IGNORECASE)
 
 
+def _reserving(slot: dict[str, float], capacity: int) -> dict[str, Any]:
+    """Actor options that hold ``capacity`` slots' resources."""
+    held: dict[str, Any] = {"resources": {}}
+    for name, amount in slot.items():
+        total = amount * capacity
+        if name == "CPU":
+            held["num_cpus"] = total
+        elif name == "GPU":
+            held["num_gpus"] = total
+        elif name == "memory":
+            held["memory"] = total
+        else:
+            held["resources"][name] = total
+    return held
+
+
 class _Unreachable(Exception):
     """Ray lost the connection to the actor (``ActorUnavailableError``)."""
 
@@ -127,6 +143,7 @@ class RayBackend:
         nodes: list[str] | None = None,
         actor_options: dict[str, Any] | None = None,
         warm: int | None = None,
+        slot: dict[str, float] | None = None,
     ) -> None:
         if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
             raise ValueError(f"retries must be a number of attempts (0 or more), got {retries!r}")
@@ -149,6 +166,13 @@ class RayBackend:
         self.retries = retries
         self._only = set(nodes) if nodes is not None else None
         self._actor_options = dict(actor_options or {})
+        if slot is not None and (
+            not isinstance(slot, dict)
+            or not slot
+            or not all(isinstance(k, str) and isinstance(v, (int, float)) and v > 0 for k, v in slot.items())
+        ):
+            raise ValueError(f"slot must map Ray resource names to positive amounts, e.g. {{'CPU': 1}}, got {slot!r}")
+        self._slot = dict(slot) if slot is not None else None
         self._warm = warm
         self._closing = False
         self._starting = threading.Lock()
@@ -158,9 +182,13 @@ class RayBackend:
         self.limiter = anyio.CapacityLimiter(1)
 
     @asynccontextmanager
-    async def start(self, added: Callable[[], None] = lambda: None) -> AsyncIterator[list[Node]]:
+    async def start(
+        self, added: Callable[[], None] = lambda: None, demand: Callable[[], int] = lambda: 0
+    ) -> AsyncIterator[list[Node]]:
         """The batch's nodes, for as long as it runs; the list grows as
-        nodes join (``added`` is called then)."""
+        nodes join (``added`` is called then). With ``slot`` resources, the
+        cluster's autoscaler is asked for a slot per task of ``demand()``
+        (those running or waiting), so it can grow on the queue."""
         ray = import_extra("ray", "ray", "run_many(backend='ray')")
         self._lost = tuple(getattr(ray.exceptions, name) for name in _LOST if hasattr(ray.exceptions, name))
         joined = await anyio.to_thread.run_sync(self._join, ray)
@@ -170,7 +198,7 @@ class RayBackend:
                 await anyio.to_thread.run_sync(self._launch, ray, started, link.address)
                 self._sized(started)
                 async with anyio.create_task_group() as tg:
-                    tg.start_soon(self._watch_nodes, ray, started, link.address, added)
+                    tg.start_soon(self._watch_nodes, ray, started, link.address, added, demand)
                     try:
                         yield cast("list[Node]", started)
                     finally:
@@ -185,12 +213,19 @@ class RayBackend:
         self.limiter.total_tokens = sum(n.capacity for n in nodes) + 2
 
     async def _watch_nodes(
-        self, ray: Any, started: list[_RemoteNode], link: tuple[str, int, str], added: Callable[[], None]
+        self,
+        ray: Any,
+        started: list[_RemoteNode],
+        link: tuple[str, int, str],
+        added: Callable[[], None],
+        demand: Callable[[], int],
     ) -> None:
         """Nodes that join the cluster while the batch runs get a worker too
         (an autoscaler growing the cluster on the batch's demand, a machine
         added by hand): looked for every ``_NODE_SCAN`` seconds."""
         while True:
+            if self._slot is not None:
+                await anyio.to_thread.run_sync(self._ask_for, demand(), abandon_on_cancel=True)
             await anyio.sleep(_NODE_SCAN)
             before = len(started)
             await anyio.to_thread.run_sync(self._launch_new, ray, started, link, abandon_on_cancel=True)
@@ -233,13 +268,24 @@ class RayBackend:
         actor_class = ray.remote(NodeActor)
         pending = []
         for node in fresh:
-            capacity = self._concurrency or max(1, int(node.get("Resources", {}).get("CPU", 1)))
+            resources = node.get("Resources", {})
+            capacity = self._concurrency or max(1, int(resources.get("CPU", 1)))
             settings: dict[str, Any] = {
                 "num_cpus": 0,
                 "max_restarts": 0,
                 "max_task_retries": 0,
                 "scheduling_strategy": NodeAffinitySchedulingStrategy(node["NodeID"], soft=False),
             }
+            if self._slot is not None:
+                # As many slots as the node has the resources for; the actor
+                # holds them, so Ray (and an autoscaler) sees them used.
+                fits = min(int(resources.get(name, 0) // amount) for name, amount in self._slot.items())
+                capacity = min(capacity, fits) if self._concurrency else fits
+                if capacity < 1:
+                    with self._starting:
+                        self._seen[node["NodeID"]] = None  # not a node for this batch's slots
+                    continue
+                settings.update(_reserving(self._slot, capacity))
             if self._runtime_env is not None:
                 settings["runtime_env"] = self._runtime_env
             settings.update(self._actor_options)
@@ -305,9 +351,22 @@ class RayBackend:
             time.sleep(_POLL)
         return False
 
+    def _ask_for(self, tasks: int) -> None:
+        """Tell the autoscaler the batch could use ``tasks`` slots (Ray keeps
+        the latest request; an empty one withdraws it)."""
+        assert self._slot is not None
+        try:
+            from ray.autoscaler.sdk import request_resources
+
+            request_resources(bundles=[dict(self._slot) for _ in range(tasks)])
+        except Exception:  # no autoscaler to ask: nothing to do
+            log.debug("claude_wrap: asking Ray's autoscaler for slots failed", exc_info=True)
+
     def _shutdown(self, ray: Any, joined: bool) -> None:
         with self._starting:  # no actor starts after this
             self._closing = True
+        if self._slot is not None:
+            self._ask_for(0)
         actors = [a for a in self._seen.values() if a is not None]
         stops = []
         for actor in actors:

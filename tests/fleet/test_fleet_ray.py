@@ -357,3 +357,36 @@ async def test_a_node_that_joins_mid_batch_takes_tasks(
     assert joined.node_id in {o.node for o in outcomes}
     assert sorted(int(n) for n in (workdir / "ran.log").read_text().split()) == list(range(6))
     assert processes_where(cwd=workdir) == []
+
+
+async def test_agent_slots_are_ray_resources_the_workers_hold(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path, store: RedisSessionStore
+) -> None:
+    import ray
+
+    # Only the node that has the batch's slot resource runs it, as many at
+    # once as it has slots, and Ray sees them held while the batch runs.
+    slotted = cluster.add_node(num_cpus=1, resources={"claude_slots": 2})
+    cluster.wait_for_nodes()
+    gate = workdir / "both-running"
+    try:
+        script_tasks(
+            scripted_model, range(4), lambda n: f"while [ ! -e '{gate}' ]; do sleep 0.05; done && echo {n} >> ran.log"
+        )
+        options = make_options(allowed_tools=["Bash"], session_store=store)
+        batch = run_many(
+            [prompt(n) for n in range(4)], options=options, backend="ray", slot={"claude_slots": 1}, warm=0
+        )
+        outcomes: list[Outcome] = []
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_collect, batch, outcomes)
+            await _until(lambda: batch.stats.running == 2, "two tasks on the slotted node", limit=LIMIT)
+            assert [n.name for n in batch.nodes] == [slotted.node_id]
+            await _until(lambda: ray.available_resources().get("claude_slots", 0) == 0, "the slots held")
+            gate.touch()
+    finally:
+        cluster.remove_node(slotted)
+
+    assert sorted(o.index for o in outcomes) == list(range(4))
+    assert all(o.ok and o.node == slotted.node_id for o in outcomes), outcomes
+    assert processes_where(cwd=workdir) == []

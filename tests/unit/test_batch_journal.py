@@ -65,7 +65,7 @@ class _Backend:
         self._behave = behave
 
     @asynccontextmanager
-    async def start(self, added: Callable[[], None]) -> AsyncIterator[list[Node]]:
+    async def start(self, added: Callable[[], None], demand: Callable[[], int]) -> AsyncIterator[list[Node]]:
         yield [_Node(self.ran, self._behave)]
 
 
