@@ -242,6 +242,8 @@ def test_credentials_in_the_options_of_a_ray_batch_are_warned_about() -> None:
         (lambda: run_many(["ok"], adress="x"), TypeError, "unexpected options: adress"),
         (lambda: run_many(["ok"], backend="k8s"), ValueError, "backend"),
         (lambda: run_many(["ok"], backend="ray", retries=-1), ValueError, "retries"),
+        (lambda: run_many(["ok"], backend="ray", slot={"CPU": 0}), ValueError, "slot must map"),
+        (lambda: run_many(["ok"], backend="ray", slot={}), ValueError, "slot must map"),
         (lambda: Task(), ValueError, "exactly one"),
         (lambda: Task("p", run=_allow), ValueError, "exactly one"),
         (lambda: Task(run=_allow, resume="s"), ValueError, "resume"),
