@@ -72,6 +72,8 @@ def run_many(
     progress: bool | Callable[[FleetStats], None] = False,
     batch_id: str | None = None,
     lease_s: float = 30.0,
+    api_retries: int = 3,
+    api_backoff_s: float = 2.0,
     **backend_options: Any,
 ) -> Batch:
     """Run ``tasks`` (prompts, or :class:`Task` objects), ``concurrency`` at a
@@ -96,6 +98,14 @@ def run_many(
     runs a batch at a time: another gets ``BatchBusyError`` until this
     one's lease ends (it is renewed while the batch runs, and lapses
     ``lease_s`` seconds after its driver died).
+
+    ``api_retries``: a prompt task whose turn ends on an API error worth
+    trying again (overloaded, rate limited, a server error, no connection;
+    after the binary's own retries) runs again, its session resumed (the
+    binary goes on with the failed turn), up to this many times, after
+    ``api_backoff_s`` seconds doubled each time (at most 60, with jitter).
+    A refused request (a bad key, an invalid request) is not retried, nor is
+    a ``run`` function (it sees the error result itself). 0: no retries.
 
     Backend options. Both: ``warm``, pool members kept ready per node
     (default: ``concurrency``; 0 starts a binary per task). Ray:
@@ -124,6 +134,10 @@ def run_many(
         raise ValueError(f"concurrency must be a positive number of tasks per node, got {concurrency!r}")
     if budget_usd is not None and not (isinstance(budget_usd, (int, float)) and budget_usd > 0):
         raise ValueError(f"budget_usd must be a positive amount, got {budget_usd!r}")
+    if not isinstance(api_retries, int) or isinstance(api_retries, bool) or api_retries < 0:
+        raise ValueError(f"api_retries must be a number of retries (0 or more), got {api_retries!r}")
+    if not (isinstance(api_backoff_s, (int, float)) and not isinstance(api_backoff_s, bool) and api_backoff_s >= 0):
+        raise ValueError(f"api_backoff_s must be a number of seconds (0 or more), got {api_backoff_s!r}")
     shown = make_progress(progress)
     opts = options if options is not None else ClaudeAgentOptions()
     track_cost = budget_usd is not None
@@ -145,7 +159,16 @@ def run_many(
         runner = RayBackend(opts, concurrency=concurrency, track_cost=track_cost, **backend_options)
     else:
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    return Batch(Driver(tasks, runner, budget_usd=budget_usd, progress=shown, journal=journal))
+    driver = Driver(
+        tasks,
+        runner,
+        budget_usd=budget_usd,
+        progress=shown,
+        journal=journal,
+        api_retries=api_retries,
+        api_backoff_s=float(api_backoff_s),
+    )
+    return Batch(driver)
 
 
 def _journal(batch_id: str | None, lease_s: float, options: ClaudeAgentOptions) -> Any:

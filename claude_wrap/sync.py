@@ -293,6 +293,8 @@ def run_many(
     progress: bool | Callable[[FleetStats], None] = False,
     batch_id: str | None = None,
     lease_s: float = 30.0,
+    api_retries: int = 3,
+    api_backoff_s: float = 2.0,
     **backend_options: Any,
 ) -> OutcomeIterator:
     """Run many tasks; a plain iterator of their outcomes as they finish.
@@ -313,6 +315,8 @@ def run_many(
         progress=progress,
         batch_id=batch_id,
         lease_s=lease_s,
+        api_retries=api_retries,
+        api_backoff_s=api_backoff_s,
         **backend_options,
     )
     return OutcomeIterator(_LoopThread(), batch)

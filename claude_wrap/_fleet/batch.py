@@ -20,7 +20,9 @@ every node's tasks are cancelled and their binaries stopped.
 
 from __future__ import annotations
 
+import logging
 import math
+import random
 import sys
 import time
 import uuid
@@ -52,12 +54,30 @@ from claude_wrap._fleet.types import BudgetExceededError, FleetError, FleetStats
 from claude_wrap._fleet.worker import NodeInfo
 from claude_wrap._lazy import publish
 from claude_wrap._run.detached import Detached
+from claude_wrap._wire.messages import ResultMessage
 
 __all__ = ["Backend", "Batch", "Driver", "Node", "NodeLost", "as_task"]
 
 
 class NodeLost(Exception):
     """A node's ``run`` lost its node (the backend's error is the cause)."""
+
+
+log = logging.getLogger("claude_wrap")
+
+_BACKOFF_MAX = 60.0  # seconds, the longest wait before an API-error retry
+# API statuses that say "try again later": a timeout, a conflict, rate
+# limited, a server error, overloaded.
+_RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+
+
+def retryable(result: ResultMessage | None) -> bool:
+    """Whether a turn's result is an API failure worth trying again: one of
+    ``_RETRYABLE_STATUS``, or no status at all (the API was not reached).
+    A refused request (400, 401, 403, 404 ...) is not."""
+    if result is None or result.outcome != "api_error":
+        return False
+    return result.api_error_status is None or result.api_error_status in _RETRYABLE_STATUS
 
 
 class Node(Protocol):
@@ -102,6 +122,8 @@ class _Item:
     turns: int = 0
     prior_cost: float = 0.0  # spent under earlier drivers of the batch (not this run's budget)
     prior_turns: int = 0
+    api_retries: int = 0  # attempts made again after a retryable API error
+    ended: Pending | None = None  # the prompt of the last turn that ended
 
 
 class Batch:
@@ -202,6 +224,8 @@ class Driver:
         budget_usd: float | None,
         progress: Progress | None,
         journal: BatchJournal | None = None,
+        api_retries: int = 0,
+        api_backoff_s: float = 2.0,
     ) -> None:
         self._total = len(tasks) if isinstance(tasks, Sized) else None
         self._source: Iterator[Any] = iter(enumerate(tasks))
@@ -210,6 +234,10 @@ class Driver:
         self._progress = progress
         self._retries: deque[_Item] = deque()
         self._running: dict[int, _Item] = {}
+        self._api_retries = api_retries
+        self._api_backoff_s = api_backoff_s
+        self._backing_off = 0  # tasks waiting out a backoff before their next attempt
+        self._tg: anyio.abc.TaskGroup | None = None
         self.nodes: list[Node] = []
         self._spent = 0.0
         self._finished = 0
@@ -277,10 +305,11 @@ class Driver:
                 self._progress.close()
 
     async def _dispatch(self, tg: anyio.abc.TaskGroup) -> None:
+        self._tg = tg
         while not self._stopping:
             item = self._retries.popleft() if self._retries else self._pull()
             if item is None:
-                if not self._running:
+                if not self._running and not self._backing_off:
                     return
                 await self._wait()  # a running task may come back for a retry
                 continue
@@ -388,8 +417,56 @@ class Driver:
         if lost is not None:
             node.alive = False
             self._requeue(item, lost)
+        elif finished is not None and self._retry_later(item, finished):
+            pass
         else:
             self._report(item, finished=finished, error=error, node=node)
+
+    def _retry_later(self, item: _Item, finished: Finished) -> bool:
+        """A prompt task whose turn ended on an API error worth trying again
+        (overloaded, rate limited, a server error, no connection) runs again
+        after a backoff, its session resumed; whether it will."""
+        if (
+            item.task.run is not None
+            or item.api_retries >= self._api_retries
+            or self._stopping
+            or finished.error is not None
+            or not retryable(finished.result)
+        ):
+            return False
+        record = item.record
+        record.cost_usd += finished.cost_usd
+        record.num_turns += finished.num_turns
+        record.session_id = finished.session_id or record.session_id
+        record.pending = item.ended  # the failed turn is the one to go on with
+        delay = min(_BACKOFF_MAX, self._api_backoff_s * 2**item.api_retries) * random.uniform(0.8, 1.2)
+        item.api_retries += 1
+        assert finished.result is not None
+        log.info(
+            "claude_wrap: task %s ended on an API error (%s); it runs again in %.1f s (retry %d of %d)",
+            item.task.label,
+            finished.result.api_error_status or finished.result.api_error_type or "no connection",
+            delay,
+            item.api_retries,
+            self._api_retries,
+        )
+        self._backing_off += 1
+        assert self._tg is not None
+        self._tg.start_soon(self._back_off, item, delay)
+        return True
+
+    async def _back_off(self, item: _Item, delay: float) -> None:
+        try:
+            with anyio.move_on_after(delay) as waited:
+                while not self._stopping:
+                    await self._wait()
+            if not waited.cancel_called and self._stopping:
+                self._report(item, error=self._stopped_by())
+            else:
+                self._retries.append(item)
+        finally:
+            self._backing_off -= 1
+            self._notify()
 
     def _requeue(self, item: _Item, lost: NodeLost) -> None:
         record = item.record
@@ -405,6 +482,8 @@ class Driver:
             self._retries.appendleft(item)
 
     def _on_event(self, item: _Item, event: Event) -> None:
+        if isinstance(event, TurnEnded):
+            item.ended = item.record.pending
         item.record.fold(event)
         if isinstance(event, (SessionStarted, PromptSending)):
             self._write_state(item, "running")

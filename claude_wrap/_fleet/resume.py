@@ -16,6 +16,9 @@ see how far the task got:
   the binary recorded the interruption, and resumed, waits for a prompt:
   it gets "Continue from where you left off." (``CLAUDE_CODE_RESUME_PROMPT``
   in the options' ``env`` changes the text) in place of the task's prompt;
+* the pending prompt's turn failed on an API error (the fleet tries such a
+  turn again): as for a cut-off turn, the resumed binary runs it on by
+  itself;
 * the pending prompt's turn ended: the answer was lost with the node
   (``TaskLostError``); a ``Task.resume`` sends its prompt as a new turn;
 * otherwise the session is resumed as it is.
@@ -56,7 +59,7 @@ _ENDED = frozenset({"end_turn", "stop_sequence", "max_tokens", "refusal", "pause
 _STOPPED_MARK = "[Request interrupted by user"
 CONTINUE = "Continue from where you left off."  # the binary's own text for an interrupted turn
 
-TurnState = Literal["absent", "interrupted", "stopped", "ended"]
+TurnState = Literal["absent", "interrupted", "stopped", "failed", "ended"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,8 @@ def turn_state(entries: list[Any], pending: Pending | None) -> TurnState:
     message = last.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     if last.get("type") == "assistant":
+        if last.get("isApiErrorMessage"):
+            return "failed"  # the binary's stand-in for a reply the API did not give
         stop = message.get("stop_reason") if isinstance(message, dict) else None
         return "ended" if stop in _ENDED else "interrupted"
     texts = [b.get("text", "") for b in content if isinstance(b, dict)] if isinstance(content, list) else [content]
@@ -163,7 +168,7 @@ async def plan_attempt(task: Task, record: TaskRecord, options: ClaudeAgentOptio
             )
         return Plan()
     state = turn_state(entries, pending) if pending is not None else "absent"
-    if state in ("interrupted", "stopped") and pending is not None:
+    if state in ("interrupted", "stopped", "failed") and pending is not None:
         nudge = options.env.get("CLAUDE_CODE_RESUME_PROMPT") or CONTINUE if state == "stopped" else None
         return Plan(resume=session_id, rerun=pending.prompt, nudge=nudge, replay=list(record.turns))
     if state == "ended" and not explicit:

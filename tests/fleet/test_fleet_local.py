@@ -164,6 +164,34 @@ async def test_a_task_whose_answer_came_as_the_budget_ran_out_is_done(
     assert scripted_model.unexpected == []
 
 
+async def test_a_task_that_ends_on_an_overloaded_api_goes_on_in_its_session_after_a_backoff(
+    scripted_model: ScriptedModel, make_options: Options, tmp_path: Path
+) -> None:
+    # The binary gives up at once here (no retries of its own); the batch
+    # tries the turn again. A refused request is not tried again.
+    first = prompt(0)
+    scripted_model.add(
+        Reply.error(529).match_if(lambda r: r.is_main and r.last_user_text == first),
+        Reply.text("done after the overload").match_if(lambda r: r.is_main and CONTINUE in r.last_user_text),
+        # (sticky: the binary itself tries some refusals once more)
+        Reply.error(403).sticky().match_if(lambda r: r.is_main and r.last_user_text == prompt(1)),
+    )
+    env = {**scripted_model.env(tmp_path / "home"), "CLAUDE_CODE_MAX_RETRIES": "0"}
+    outcomes = await _all(run_many([first, prompt(1)], options=make_options(env=env), api_backoff_s=0.01))
+
+    by_index = {o.index: o for o in outcomes}
+    again = by_index[0]
+    assert again.ok and again.output == "done after the overload" and again.attempts == 2
+    asked = requests_of(scripted_model, 0)
+    # Its session went on (the binary ran the failed turn on), the prompt asked once.
+    assert len(asked) == 2 and json.dumps(asked[-1].messages).count(first) == 1
+    assert CONTINUE in asked[-1].last_user_text
+    refused = by_index[1]
+    assert not refused.ok and refused.error is None and refused.attempts == 1
+    assert refused.result is not None and refused.result.api_error_status == 403
+    assert scripted_model.unexpected == []
+
+
 # -- stopping ---------------------------------------------------------------------------
 
 
