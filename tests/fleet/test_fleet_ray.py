@@ -84,7 +84,10 @@ async def _collect(batch: Any, outcomes: list[Outcome]) -> None:
                 outcomes.append(outcome)
 
 
-async def _until(predicate: Any, what: str, limit: float = 60) -> None:
+async def _until(predicate: Any, what: str, limit: float = LIMIT) -> None:
+    """Poll ``predicate``; fail after ``limit`` seconds. Waits for work to
+    start are hang guards (a loaded machine starts Ray's workers and the
+    binaries slowly); waits for things to stop pass their own, tighter bound."""
     with anyio.fail_after(limit, shield=False) as scope:
         while not predicate():
             await anyio.sleep(0.05)
@@ -225,7 +228,7 @@ async def test_a_lost_node_s_tasks_go_on_elsewhere_from_the_store_exactly_once(
 
         # Lost the moment they run: the fleet starts no tool before its
         # call is in the store, so nothing is waited for here.
-        await _until(lambda: len(cut_off()) >= 2, "tools running on the victim", limit=LIMIT)
+        await _until(lambda: len(cut_off()) >= 2, "tools running on the victim")
         cut = cut_off()
         _kill_machine(cluster, victim.name, victim.pid)
         gate.touch()
@@ -300,8 +303,8 @@ async def test_a_batch_whose_driver_was_killed_goes_on_under_a_second_driver(
     )
     assert sorted(o["index"] for o in first) == [0, 1, 2]
     # The dead driver's node workers went with it, and their binaries and tools at once.
-    await _until(lambda: not processes_where(cmdline_contains=marker), "the dead driver's tools stopped")
-    await _until(lambda: not processes_where(cwd=workdir), "the dead driver's binaries stopped")
+    await _until(lambda: not processes_where(cmdline_contains=marker), "the dead driver's tools stopped", limit=60)
+    await _until(lambda: not processes_where(cwd=workdir), "the dead driver's binaries stopped", limit=60)
     gate.touch()
 
     options = make_options(allowed_tools=["Bash"], session_store=store)
@@ -346,7 +349,7 @@ async def test_a_node_that_joins_mid_batch_takes_tasks(
             tg.start_soon(_collect, batch, outcomes)
             await _until(lambda: len(batch.nodes) == 3 and batch.stats.running == 3, "a task on every node")
             joined = cluster.add_node(num_cpus=1)
-            await _until(lambda: batch.stats.running == 4, "a task on the node that joined", limit=LIMIT)
+            await _until(lambda: batch.stats.running == 4, "a task on the node that joined")
             gate.touch()
     finally:
         if joined is not None:
@@ -380,7 +383,7 @@ async def test_agent_slots_are_ray_resources_the_workers_hold(
         outcomes: list[Outcome] = []
         async with anyio.create_task_group() as tg:
             tg.start_soon(_collect, batch, outcomes)
-            await _until(lambda: batch.stats.running == 2, "two tasks on the slotted node", limit=LIMIT)
+            await _until(lambda: batch.stats.running == 2, "two tasks on the slotted node")
             assert [n.name for n in batch.nodes] == [slotted.node_id]
             await _until(lambda: ray.available_resources().get("claude_slots", 0) == 0, "the slots held")
             gate.touch()
