@@ -237,6 +237,7 @@ class Driver:
         self._api_retries = api_retries
         self._api_backoff_s = api_backoff_s
         self._backing_off = 0  # tasks waiting out a backoff before their next attempt
+        self._retried = 0
         self._tg: anyio.abc.TaskGroup | None = None
         self.nodes: list[Node] = []
         self._spent = 0.0
@@ -263,6 +264,8 @@ class Driver:
             running=len(self._running),
             cost_usd=self._spent_so_far(),
             elapsed_s=time.monotonic() - self._started_at if self._started_at else 0.0,
+            nodes=sum(1 for n in self.nodes if n.alive),
+            retried=self._retried,
         )
 
     def _demand(self) -> int:
@@ -441,6 +444,7 @@ class Driver:
         record.pending = item.ended  # the failed turn is the one to go on with
         delay = min(_BACKOFF_MAX, self._api_backoff_s * 2**item.api_retries) * random.uniform(0.8, 1.2)
         item.api_retries += 1
+        self._retried += 1
         assert finished.result is not None
         log.info(
             "claude_wrap: task %s ended on an API error (%s); it runs again in %.1f s (retry %d of %d)",
@@ -479,6 +483,7 @@ class Driver:
         elif not record.replayable:
             self._report(item, error=NodeLostError("the node was lost, and the task cannot be resumed elsewhere"))
         else:
+            self._retried += 1
             self._retries.appendleft(item)
 
     def _on_event(self, item: _Item, event: Event) -> None:

@@ -23,10 +23,15 @@ _LOG_EVERY = 5.0  # seconds between lines when stderr is not a terminal
 
 def render(stats: FleetStats) -> str:
     total = f"/{stats.total}" if stats.total is not None else ""
-    return (
+    line = (
         f"fleet: {stats.finished}{total} done · {stats.running} running · {stats.failed} failed · "
         f"${stats.cost_usd:.4f} · {stats.elapsed_s:.0f} s"
     )
+    if stats.nodes != 1:
+        line += f" · {stats.nodes} nodes"
+    if stats.retried:
+        line += f" · {stats.retried} retried"
+    return line
 
 
 class Progress:

@@ -170,6 +170,10 @@ class FleetStats:
     cost_usd: float
     """Spent so far, running tasks included (as far as they reported)."""
     elapsed_s: float
+    nodes: int = 1
+    """Nodes alive that run the batch's tasks."""
+    retried: int = 0
+    """Attempts started again: after a lost node, or after a retryable API error."""
 
 
 # Shown, and pickled (to Ray nodes and back), as public names of claude_wrap.fleet.

@@ -177,7 +177,10 @@ async def test_a_task_that_ends_on_an_overloaded_api_goes_on_in_its_session_afte
         Reply.error(403).sticky().match_if(lambda r: r.is_main and r.last_user_text == prompt(1)),
     )
     env = {**scripted_model.env(tmp_path / "home"), "CLAUDE_CODE_MAX_RETRIES": "0"}
-    outcomes = await _all(run_many([first, prompt(1)], options=make_options(env=env), api_backoff_s=0.01))
+    seen: list[FleetStats] = []
+    batch = run_many([first, prompt(1)], options=make_options(env=env), api_backoff_s=0.01, progress=seen.append)
+    outcomes = await _all(batch)
+    assert (seen[-1].retried, seen[-1].nodes, seen[-1].finished) == (1, 1, 2)
 
     by_index = {o.index: o for o in outcomes}
     again = by_index[0]
@@ -246,6 +249,15 @@ async def test_leaving_a_batch_stops_every_binary_and_tool(
 
 
 # -- bad input ---------------------------------------------------------------------------
+
+
+def test_the_progress_line_names_the_nodes_and_the_retries_when_there_are_any() -> None:
+    from claude_wrap._fleet.progress import render
+
+    one = FleetStats(total=4, finished=1, failed=0, running=2, cost_usd=0.5, elapsed_s=3)
+    assert render(one) == "fleet: 1/4 done · 2 running · 0 failed · $0.5000 · 3 s"
+    many = FleetStats(total=None, finished=1, failed=0, running=2, cost_usd=0, elapsed_s=3, nodes=3, retried=2)
+    assert render(many).endswith("· 3 s · 3 nodes · 2 retried")
 
 
 def test_credentials_in_the_options_of_a_ray_batch_are_warned_about() -> None:
