@@ -32,13 +32,16 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from functools import partial
 from types import TracebackType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import anyio.abc
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from claude_wrap._fleet.batch_journal import BatchJournal, Prior, fingerprint
+
+if TYPE_CHECKING:
+    from claude_wrap._fleet.metrics import FleetMeter
 from claude_wrap._fleet.journal import (
     CostSoFar,
     Event,
@@ -238,6 +241,11 @@ class Driver:
         self._api_backoff_s = api_backoff_s
         self._backing_off = 0  # tasks waiting out a backoff before their next attempt
         self._retried = 0
+        self._meter: FleetMeter | None = None
+        if "opentelemetry.metrics" in sys.modules:  # the application exports metrics
+            from claude_wrap._fleet.metrics import FleetMeter
+
+            self._meter = FleetMeter()
         self._tg: anyio.abc.TaskGroup | None = None
         self.nodes: list[Node] = []
         self._spent = 0.0
@@ -327,6 +335,8 @@ class Driver:
             if item.record.attempts == 0 and item.task.run is None and item.task.resume is None:
                 item.record.prompt_uuid = str(uuid.uuid4())
             item.record.attempts += 1
+            if self._meter is not None:
+                self._meter.started(item.record.attempts)
             node.in_flight += 1
             item.node = node
             self._running[item.index] = item
@@ -368,6 +378,8 @@ class Driver:
             self._finished += 1
             outcome = prior.outcome_for(item.index, task)
             self._failed += 0 if outcome.ok else 1
+            if self._meter is not None:
+                self._meter.finished(outcome, 0.0)
             self._deliver(None, outcome)
             return False
         item.prior_cost, item.prior_turns = prior.cost_usd, prior.num_turns
@@ -445,6 +457,8 @@ class Driver:
         delay = min(_BACKOFF_MAX, self._api_backoff_s * 2**item.api_retries) * random.uniform(0.8, 1.2)
         item.api_retries += 1
         self._retried += 1
+        if self._meter is not None:
+            self._meter.retried("api_error")
         assert finished.result is not None
         log.info(
             "claude_wrap: task %s ended on an API error (%s); it runs again in %.1f s (retry %d of %d)",
@@ -484,6 +498,8 @@ class Driver:
             self._report(item, error=NodeLostError("the node was lost, and the task cannot be resumed elsewhere"))
         else:
             self._retried += 1
+            if self._meter is not None:
+                self._meter.retried("node_lost")
             self._retries.appendleft(item)
 
     def _on_event(self, item: _Item, event: Event) -> None:
@@ -553,6 +569,7 @@ class Driver:
             outcome.total_cost_usd += finished.cost_usd
             outcome.num_turns += finished.num_turns
         self._spent += outcome.total_cost_usd
+        spent_here = outcome.total_cost_usd
         outcome.total_cost_usd += item.prior_cost
         outcome.num_turns += item.prior_turns
         self._finished += 1
@@ -562,6 +579,8 @@ class Driver:
         entry = (
             self._entry(item, state, outcome.total_cost_usd, outcome.num_turns, outcome) if record.attempts else None
         )
+        if self._meter is not None:
+            self._meter.finished(outcome, spent_here)
         self._deliver(entry, outcome)
         self._check_budget()
         self._show()

@@ -195,6 +195,40 @@ async def test_a_task_that_ends_on_an_overloaded_api_goes_on_in_its_session_afte
     assert scripted_model.unexpected == []
 
 
+async def test_an_application_that_exports_metrics_gets_the_batch_s_counters(
+    scripted_model: ScriptedModel, make_options: Options, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import InMemoryMetricReader
+
+    import claude_wrap._fleet.metrics as fleet_metrics
+
+    reader = InMemoryMetricReader()
+    monkeypatch.setattr(fleet_metrics, "_provider", MeterProvider(metric_readers=[reader]))
+    scripted_model.add(
+        Reply.error(529).match_if(lambda r: r.is_main and r.last_user_text == prompt(0)),
+        Reply.text("done").sticky().with_usage(input_tokens=1_000, output_tokens=20),
+    )
+    env = {**scripted_model.env(tmp_path / "home"), "CLAUDE_CODE_MAX_RETRIES": "0"}
+    outcomes = await _all(run_many([prompt(0), prompt(1)], options=make_options(env=env), api_backoff_s=0.01))
+    assert all(o.ok for o in outcomes)
+
+    data = reader.get_metrics_data()
+    points = {
+        (m.name, tuple(sorted(p.attributes.items()))): p.value
+        for rm in data.resource_metrics
+        for sm in rm.scope_metrics
+        for m in sm.metrics
+        for p in m.data.data_points
+    }
+    assert points[("claude_wrap.fleet.tasks.started", (("attempt", 1),))] == 2
+    assert points[("claude_wrap.fleet.tasks.started", (("attempt", 2),))] == 1
+    assert points[("claude_wrap.fleet.tasks.retried", (("reason", "api_error"),))] == 1
+    assert points[("claude_wrap.fleet.tasks.finished", (("outcome", "ok"),))] == 2
+    assert points[("claude_wrap.fleet.tokens", (("type", "input"),))] == 2_000
+    assert points[("claude_wrap.fleet.cost", ())] == pytest.approx(sum(o.total_cost_usd for o in outcomes))
+
+
 # -- stopping ---------------------------------------------------------------------------
 
 
