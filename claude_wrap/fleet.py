@@ -38,6 +38,7 @@ from claude_wrap._fleet.types import (
     Task,
     TaskFunction,
     TaskLostError,
+    whole_count as _whole_count,
 )
 from claude_wrap._fleet.worker import NodeInfo
 from claude_wrap._launch.options import ClaudeAgentOptions
@@ -134,8 +135,7 @@ def run_many(
         raise ValueError(f"concurrency must be a positive number of tasks per node, got {concurrency!r}")
     if budget_usd is not None and not (isinstance(budget_usd, (int, float)) and budget_usd > 0):
         raise ValueError(f"budget_usd must be a positive amount, got {budget_usd!r}")
-    if not isinstance(api_retries, int) or isinstance(api_retries, bool) or api_retries < 0:
-        raise ValueError(f"api_retries must be a number of retries (0 or more), got {api_retries!r}")
+    _whole_count(api_retries, "api_retries", "retries")
     if not (isinstance(api_backoff_s, (int, float)) and not isinstance(api_backoff_s, bool) and api_backoff_s >= 0):
         raise ValueError(f"api_backoff_s must be a number of seconds (0 or more), got {api_backoff_s!r}")
     shown = make_progress(progress)
@@ -186,11 +186,7 @@ def _journal(batch_id: str | None, lease_s: float, options: ClaudeAgentOptions) 
 
 
 def _warm(value: Any, concurrency: int) -> int:
-    if value is None:
-        return concurrency
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"warm must be a number of pool members (0 or more), got {value!r}")
-    return value
+    return concurrency if value is None else _whole_count(value, "warm", "pool members")
 
 
 publish(sys.modules[__name__], __all__, __name__)

@@ -39,9 +39,6 @@ import anyio.abc
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from claude_wrap._fleet.batch_journal import BatchJournal, Prior, fingerprint
-
-if TYPE_CHECKING:
-    from claude_wrap._fleet.metrics import FleetMeter
 from claude_wrap._fleet.journal import (
     CostSoFar,
     Event,
@@ -58,6 +55,9 @@ from claude_wrap._fleet.worker import NodeInfo
 from claude_wrap._lazy import publish
 from claude_wrap._run.detached import Detached
 from claude_wrap._wire.messages import ResultMessage
+
+if TYPE_CHECKING:
+    from claude_wrap._fleet.metrics import FleetMeter
 
 __all__ = ["Backend", "Batch", "Driver", "Node", "NodeLost", "as_task"]
 

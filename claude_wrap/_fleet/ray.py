@@ -5,8 +5,9 @@ the cluster the program already joined (``ray.init()``), or calls
 ``ray.init(address=...)`` itself and leaves it again at the end. Each alive
 node gets one :class:`~._ray_actor.NodeActor`, pinned to it, asking for no
 CPU (``actor_options`` change that); the actor finds the binary once and
-keeps a warm pool. Nodes that join while the batch runs get one too. Events come back through Ray streaming generators, read
-in worker threads so the batch runs under asyncio and trio alike.
+keeps a warm pool. Nodes that join while the batch runs get one too.
+Events come back through Ray streaming generators, read in worker threads
+so the batch runs under asyncio and trio alike.
 
 A node is lost when Ray reports its actor dead (the node died, or the
 actor's process did): the node's running tasks go back to the batch, which
@@ -39,7 +40,7 @@ from claude_wrap._distribution import import_extra
 from claude_wrap._fleet.batch import Node, NodeLost
 from claude_wrap._fleet.journal import Event, Finished, TaskRecord
 from claude_wrap._fleet.ray_actor import DriverLink, NodeActor, shipped
-from claude_wrap._fleet.types import FleetError, Task
+from claude_wrap._fleet.types import FleetError, Task, whole_count
 from claude_wrap._fleet.worker import NodeInfo
 from claude_wrap._launch.options import ClaudeAgentOptions
 
@@ -145,10 +146,9 @@ class RayBackend:
         warm: int | None = None,
         slot: dict[str, float] | None = None,
     ) -> None:
-        if not isinstance(retries, int) or isinstance(retries, bool) or retries < 0:
-            raise ValueError(f"retries must be a number of attempts (0 or more), got {retries!r}")
-        if warm is not None and (not isinstance(warm, int) or isinstance(warm, bool) or warm < 0):
-            raise ValueError(f"warm must be a number of pool members (0 or more), got {warm!r}")
+        whole_count(retries, "retries", "attempts")
+        if warm is not None:
+            whole_count(warm, "warm", "pool members")
         secrets = sorted(name for name in options.env if _SECRET.search(name))
         if secrets:
             warnings.warn(

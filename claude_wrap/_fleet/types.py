@@ -176,5 +176,12 @@ class FleetStats:
     """Attempts started again: after a lost node, or after a retryable API error."""
 
 
+def whole_count(value: Any, name: str, unit: str) -> int:
+    """``value``, an argument that counts ``unit`` (0 or more); ``ValueError`` otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{name} must be a number of {unit} (0 or more), got {value!r}")
+    return value
+
+
 # Shown, and pickled (to Ray nodes and back), as public names of claude_wrap.fleet.
 publish(sys.modules[__name__], __all__, "claude_wrap.fleet")

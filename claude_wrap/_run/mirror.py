@@ -47,7 +47,6 @@ import stat
 import tempfile
 import uuid
 import weakref
-from collections import deque
 from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -115,8 +114,8 @@ class StoredToolCalls:
     """
 
     def __init__(self, keep: int = 4096) -> None:
-        self._ids: deque[str] = deque(maxlen=keep)
-        self._known: set[str] = set()
+        self._keep = keep
+        self._known: dict[str, None] = {}  # oldest first
         self._waiting: dict[str, anyio.Event] = {}
 
     @contextmanager
@@ -142,10 +141,9 @@ class StoredToolCalls:
     def _add(self, tool_use_id: str) -> None:
         if tool_use_id in self._known:
             return
-        if len(self._ids) == self._ids.maxlen:
-            self._known.discard(self._ids[0])
-        self._ids.append(tool_use_id)
-        self._known.add(tool_use_id)
+        if len(self._known) == self._keep:
+            del self._known[next(iter(self._known))]
+        self._known[tool_use_id] = None
         event = self._waiting.pop(tool_use_id, None)
         if event is not None:
             event.set()
