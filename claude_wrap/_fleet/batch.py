@@ -56,6 +56,9 @@ from claude_wrap._lazy import publish
 from claude_wrap._run.detached import Detached
 from claude_wrap._wire.messages import ResultMessage
 
+if sys.version_info < (3, 11):
+    from exceptiongroup import ExceptionGroup  # type: ignore[import-not-found,unused-ignore]  # anyio needs it there
+
 if TYPE_CHECKING:
     from claude_wrap._fleet.metrics import FleetMeter
 
@@ -81,6 +84,15 @@ def retryable(result: ResultMessage | None) -> bool:
     if result is None or result.outcome != "api_error":
         return False
     return result.api_error_status is None or result.api_error_status in _RETRYABLE_STATUS
+
+
+def _alone(exc: Exception) -> Exception:
+    """The error itself, out of the task groups it went through: anyio wraps
+    even a lone failure of a group's own body in an ``ExceptionGroup``, and
+    the batch's reader is owed the ``FleetError`` (or whatever failed)."""
+    while isinstance(exc, ExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
 
 
 class Node(Protocol):
@@ -307,7 +319,7 @@ class Driver:
                     self._writing = False
                     self._wrote.set()  # the writer writes what is left, then ends
         except Exception as exc:  # noqa: BLE001 - the batch's failure, raised to its reader
-            self.error = self.error or exc
+            self.error = self.error or _alone(exc)
         finally:
             if self._journal is not None:
                 await self._close_journal(self._journal)

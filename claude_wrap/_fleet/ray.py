@@ -177,7 +177,8 @@ class RayBackend:
         self._closing = False
         self._starting = threading.Lock()
         self._seen: dict[str, Any] = {}
-        """Every node a worker was started on (its actor), alive or not."""
+        """Every node looked at: its worker's actor (alive or not), or ``None``
+        for a node without the resources of a slot."""
         self._lost: tuple[type[BaseException], ...] = ()
         self.limiter = anyio.CapacityLimiter(1)
 
@@ -252,6 +253,8 @@ class RayBackend:
         failures = self._launch_new(ray, started, link)
         if not self._seen:
             raise FleetError("the Ray cluster has no alive node to run tasks on")
+        if not started and not failures:
+            raise FleetError(f"no alive node of the Ray cluster has the resources of a slot ({self._slot})")
         if not started:
             raise FleetError(f"no node of the Ray cluster could start a worker: {failures[0]}") from failures[0]
 

@@ -294,6 +294,14 @@ def test_the_progress_line_names_the_nodes_and_the_retries_when_there_are_any() 
     assert render(many).endswith("· 3 s · 3 nodes · 2 retried")
 
 
+async def test_a_batch_whose_binary_is_missing_raises_what_a_query_would(tmp_path: Path) -> None:
+    from claude_wrap import ClaudeAgentOptions, CLINotFoundError
+
+    # The error itself, not the task groups' wrapping of it.
+    with pytest.raises(CLINotFoundError, match="not found"):
+        await _all(run_many(["a"], options=ClaudeAgentOptions(cli_path=str(tmp_path / "no-claude"))))
+
+
 def test_credentials_in_the_options_of_a_ray_batch_are_warned_about() -> None:
     from claude_wrap import ClaudeAgentOptions
 

@@ -30,7 +30,7 @@ from _servers import RedisServer
 
 from claude_wrap import ClaudeSDKClient, RedisSessionStore, ResultMessage
 from claude_wrap._sessions.transcripts import project_key_for_directory
-from claude_wrap.fleet import BatchBusyError, BudgetExceededError, Outcome, Task, run_many
+from claude_wrap.fleet import BatchBusyError, BudgetExceededError, FleetError, Outcome, Task, run_many
 from claude_wrap.testing import ScriptedModel
 
 pytestmark = [
@@ -367,6 +367,11 @@ async def test_agent_slots_are_ray_resources_the_workers_hold(
 ) -> None:
     import ray
 
+    options = make_options(allowed_tools=["Bash"], session_store=store)
+    # No node has the resource yet: the batch says so.
+    with pytest.raises(FleetError, match="no alive node of the Ray cluster has the resources of a slot"):
+        await _collect(run_many([prompt(0)], options=options, backend="ray", slot={"claude_slots": 1}), [])
+
     # Only the node that has the batch's slot resource runs it, as many at
     # once as it has slots, and Ray sees them held while the batch runs.
     slotted = cluster.add_node(num_cpus=1, resources={"claude_slots": 2})
@@ -376,7 +381,6 @@ async def test_agent_slots_are_ray_resources_the_workers_hold(
         script_tasks(
             scripted_model, range(4), lambda n: f"while [ ! -e '{gate}' ]; do sleep 0.05; done && echo {n} >> ran.log"
         )
-        options = make_options(allowed_tools=["Bash"], session_store=store)
         batch = run_many(
             [prompt(n) for n in range(4)], options=options, backend="ray", slot={"claude_slots": 1}, warm=0
         )
