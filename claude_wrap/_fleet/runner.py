@@ -37,7 +37,14 @@ from claude_wrap._fleet.resume import Plan, plan_attempt, resumed_options
 from claude_wrap._fleet.types import ReplayError, Task
 from claude_wrap._launch.options import ClaudeAgentOptions
 from claude_wrap._run.protocol import Connection
-from claude_wrap._wire.messages import AssistantMessage, Message, ResultMessage, SystemMessage
+from claude_wrap._run.run_end import AgentsInFlight
+from claude_wrap._wire.messages import (
+    AssistantMessage,
+    Message,
+    ResultMessage,
+    SystemMessage,
+    TaskNotificationMessage,
+)
 
 __all__ = ["Attempt", "TaskClient", "run_attempt"]
 
@@ -77,8 +84,12 @@ class _Journal:
         self.replayable = True
         self.stopped_at: int | None = None
         """How many results had come when a soft stop interrupted the turn."""
+        self.cut = False
+        """The soft stop ended background work of the task's (an agent)."""
         self._replied = anyio.Event()
         """Set by each model reply while the cost is tracked; `watch_cost` takes it."""
+        self.agents = AgentsInFlight()
+        """Background agents at work, as far as the messages read so far say."""
 
     def replays(self, prompt: Any) -> bool:
         """Whether ``prompt`` is a turn recorded before (then served from the record)."""
@@ -119,7 +130,15 @@ class _Journal:
             await self.emit(SessionStarted(self.index, sid))
         if self.turn is not None and self.keep_messages:
             self.collected.append(message)
-        if isinstance(message, AssistantMessage) and self.track_cost:
+        if isinstance(message, SystemMessage):
+            self.agents.track(message.data)
+            if (
+                isinstance(message, TaskNotificationMessage)
+                and message.status == "stopped"
+                and self.stopped_at is not None
+            ):
+                self.cut = True  # the stop's interrupt ended background work
+        elif isinstance(message, AssistantMessage) and self.track_cost:
             self._replied.set()
         if isinstance(message, ResultMessage):
             self.results.append(message)
@@ -131,11 +150,11 @@ class _Journal:
                 await self.emit(TurnEnded(self.index, prompt, messages, self.cost, self.num_turns))
 
     def interrupted(self) -> bool:
-        """Whether a soft stop cut a turn short (a turn that ended by itself
-        first has a successful result)."""
+        """Whether a soft stop cut a turn, or the task's background agents,
+        short (a turn that ended by itself first has a successful result)."""
         if self.stopped_at is None:
             return False
-        return any(r.is_error or r.subtype != "success" for r in self.results[self.stopped_at :])
+        return self.cut or any(r.is_error or r.subtype != "success" for r in self.results[self.stopped_at :])
 
     async def watch_cost(self, client: ClaudeSDKClient) -> None:
         """Report the binary's running cost after each model reply, for the
@@ -228,11 +247,25 @@ def _new_uuid() -> str:
     return str(uuid.uuid4())
 
 
-def _one_prompt(prompt: str, prompt_uuid: str | None) -> Callable[[ClaudeSDKClient], Awaitable[None]]:
-    async def one_prompt(client: ClaudeSDKClient) -> None:
+def _one_prompt(prompt: str, prompt_uuid: str | None) -> Callable[[TaskClient], Awaitable[None]]:
+    """A prompt task's work: its prompt's run, as ``query()`` would see it.
+
+    A background agent still at work when the turn ends wakes the binary
+    for another turn once it settles (``query()`` reads on through it); the
+    task ends with the last such turn's result, not with its agents cut
+    off at the first."""
+
+    async def one_prompt(client: TaskClient) -> None:
+        journal = client._journal
         await client.query(prompt, uuid=prompt_uuid)
         async for _ in client.receive_response():
             pass
+        while journal.agents:
+            async for _ in client.receive_response():
+                if not journal.agents and journal.attempt.softly.is_set():
+                    # The stop's interrupt ended them: the binary takes no
+                    # further turn, so none is waited for.
+                    await journal.attempt.next_turn()
 
     return one_prompt
 
@@ -307,10 +340,10 @@ async def run_attempt(
             client = await _connect(task, plan, options, take_member, retry=record.attempts > 1)
             client._journal = journal
             if task.run is not None:
-                work = task.run
+                work = task.run(client)
             else:  # in a resumed session the prompt's uuid is taken already
-                work = _one_prompt(task.prompt or "", record.prompt_uuid if plan.resume is None else None)
-            value = await _beside(work(client), journal.watch_cost(client), _stop_softly(attempt, client, journal))
+                work = _one_prompt(task.prompt or "", record.prompt_uuid if plan.resume is None else None)(client)
+            value = await _beside(work, journal.watch_cost(client), _stop_softly(attempt, client, journal))
     except Exception as exc:  # noqa: BLE001 - the task's error is its outcome
         error = exc
     finally:

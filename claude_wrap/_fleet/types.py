@@ -64,10 +64,13 @@ class ReplayError(FleetError):
 class Task:
     """One unit of work for :func:`claude_wrap.fleet.run_many`.
 
-    Either a ``prompt`` (one turn: the task ends at its ``ResultMessage``)
-    or a ``run`` function, ``async def run(client) -> value``, that drives a
-    connected :class:`~claude_wrap.ClaudeSDKClient` for several turns; its
-    return value becomes ``Outcome.value``. A plain string in the tasks
+    Either a ``prompt`` (one turn: the task ends at its ``ResultMessage``,
+    or, as with ``query()``, at the result of the turn the binary takes
+    once the background agents that turn started have settled) or a ``run``
+    function, ``async def run(client) -> value``, that drives a connected
+    :class:`~claude_wrap.ClaudeSDKClient` for several turns (its client
+    disconnects when it returns, agents still at work or not); its return
+    value becomes ``Outcome.value``. A plain string in the tasks
     iterable is ``Task(prompt)``.
 
     ``options`` replace the batch's options for this task (another ``cwd``,

@@ -29,7 +29,7 @@ from typing import Any
 
 from claude_wrap._wire.shapes import TERMINAL_TASK_STATUSES
 
-__all__ = ["CEILING_ENV", "DEFAULT_CEILING_MS", "RunLedger", "ceiling_ms"]
+__all__ = ["CEILING_ENV", "DEFAULT_CEILING_MS", "AgentsInFlight", "RunLedger", "ceiling_ms"]
 
 CEILING_ENV = "CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS"
 DEFAULT_CEILING_MS = 600_000
@@ -56,6 +56,37 @@ def ceiling_ms(options_env: Mapping[str, str]) -> int:
     return value if value >= 0 else DEFAULT_CEILING_MS
 
 
+class AgentsInFlight:
+    """The background agents the binary started and has not yet reported
+    settled, from the ``system`` frames it sends (each frame's payload, in
+    the order they came): while any is left, the binary will take another
+    turn on its own once it settles."""
+
+    def __init__(self) -> None:
+        self._tasks: set[str] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self._tasks)
+
+    def track(self, data: Mapping[str, Any]) -> None:
+        # Only lifecycle frames: ``background_tasks_changed`` lists the live
+        # background set, which omits an agent that started in the foreground
+        # and was moved to the background later.
+        task_id = data.get("task_id")
+        if not task_id:
+            return
+        subtype = data.get("subtype")
+        if subtype == "task_started":
+            if data.get("task_type") in _DEFERRING_TASK_TYPES:
+                self._tasks.add(task_id)
+        elif subtype == "task_notification":
+            self._tasks.discard(task_id)
+        elif subtype == "task_updated":
+            patch = data.get("patch")
+            if isinstance(patch, dict) and patch.get("status") in TERMINAL_TASK_STATUSES:
+                self._tasks.discard(task_id)
+
+
 class RunLedger:
     """What the binary has said about the run so far.
 
@@ -79,7 +110,7 @@ class RunLedger:
         self.ceiling_at: float | None = None
         """When the run ends anyway (``anyio.current_time()`` clock), if armed."""
         self._result_seen = False
-        self._tasks: set[str] = set()
+        self._tasks = AgentsInFlight()
 
     @property
     def agents_in_flight(self) -> bool:
@@ -103,7 +134,7 @@ class RunLedger:
     def system(self, data: Mapping[str, Any], now: float) -> None:
         """A ``system`` frame (its whole payload)."""
         had_tasks = bool(self._tasks)
-        self._track_task(data)
+        self._tasks.track(data)
         if had_tasks and not self._tasks:
             # The last agent settled: the wait between turns starts over.
             self._rearm_between_turns(now)
@@ -135,24 +166,6 @@ class RunLedger:
             self._end()
 
     # -- internals ------------------------------------------------------------------
-
-    def _track_task(self, data: Mapping[str, Any]) -> None:
-        # Only lifecycle frames: ``background_tasks_changed`` lists the live
-        # background set, which omits an agent that started in the foreground
-        # and was moved to the background later.
-        task_id = data.get("task_id")
-        if not task_id:
-            return
-        subtype = data.get("subtype")
-        if subtype == "task_started":
-            if data.get("task_type") in _DEFERRING_TASK_TYPES:
-                self._tasks.add(task_id)
-        elif subtype == "task_notification":
-            self._tasks.discard(task_id)
-        elif subtype == "task_updated":
-            patch = data.get("patch")
-            if isinstance(patch, dict) and patch.get("status") in TERMINAL_TASK_STATUSES:
-                self._tasks.discard(task_id)
 
     def _state_changed(self, state: Any, now: float) -> None:
         self.state = state if isinstance(state, str) else None

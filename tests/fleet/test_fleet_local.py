@@ -17,9 +17,9 @@ from _e2e import Options
 from _fleet import CONTINUE, prompt, requests_of, script_tasks
 from _procs import processes_where
 
-from claude_wrap import ClaudeSDKClient, ResultMessage
+from claude_wrap import ClaudeSDKClient, HookMatcher, ResultMessage
 from claude_wrap.fleet import BudgetExceededError, FleetStats, Outcome, Task, run_many
-from claude_wrap.testing import Reply, ScriptedModel
+from claude_wrap.testing import Reply, ScriptedModel, Usage
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
 
@@ -98,6 +98,76 @@ async def test_a_function_task_drives_a_client_over_several_turns(
     assert outcome.ok and outcome.value == "IT WAS MANGO"
     assert outcome.output == "it was MANGO" and outcome.num_turns == 2 and outcome.task.label == "two_turns"
     assert "remember the word MANGO" in json.dumps(scripted_model.main_requests[-1].messages)
+
+
+async def test_a_prompt_task_ends_after_its_background_agent_as_a_query_would(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    """The binary starts agents in the background: the parent's turn ends
+    while its agent works, and the agent's end wakes it for another turn.
+    The task ends with that turn, its agent's tool having run."""
+    sub = "SUBTASK: note the files"
+
+    def is_sub(r: Any) -> bool:
+        return r.is_main and sub in json.dumps(r.messages[:1])
+
+    def last_user(r: Any) -> str:
+        return json.dumps(r.messages[-1]["content"])
+
+    scripted_model.add(
+        Reply.tool_use(
+            "Agent", {"description": "note files", "prompt": sub, "subagent_type": "general-purpose"}
+        ).match_if(lambda r: not is_sub(r) and "tool_result" not in last_user(r)),
+        # The agent's tool waits until the parent's first turn is over (its Stop hook).
+        Reply.tool_use(
+            "Bash",
+            {"command": "until [ -f parent-stopped ]; do sleep 0.02; done; echo sub >> ran.log", "description": "note"},
+        ).match_if(lambda r: is_sub(r) and "tool_result" not in last_user(r)),
+        Reply.text("noted").match_if(is_sub),
+        Reply.text("the agent is at work").match_if(lambda r: not is_sub(r) and "Async agent" in last_user(r)),
+        Reply.text("the agent noted them").match_if(lambda r: not is_sub(r) and "task-notification" in last_user(r)),
+    )
+
+    async def parent_stopped(hook_input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
+        (workdir / "parent-stopped").touch()
+        return {}
+
+    options = make_options(allowed_tools=["Bash", "Agent"], hooks={"Stop": [HookMatcher(hooks=[parent_stopped])]})
+    (outcome,) = await _all(run_many(["note the files with an agent"], options=options))
+    assert outcome.ok and outcome.output == "the agent noted them", outcome
+    assert (workdir / "ran.log").read_text() == "sub\n"
+    assert scripted_model.unexpected == []
+
+
+async def test_a_budget_stop_ends_a_task_whose_background_agent_is_at_work(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stop's interrupt ends the agent and the binary takes no further
+    turn: the task ends as stopped then, not once the grace for an answer
+    to come has passed (made longer than the hang guard here)."""
+    from claude_wrap._fleet import runner
+
+    monkeypatch.setattr(runner, "_ANSWERED_GRACE", 10 * LIMIT)
+    sub = "SUBTASK: wait"
+    dear = Usage(input_tokens=25_000, output_tokens=0)  # $0.10 a reply
+
+    def is_sub(r: Any) -> bool:
+        return r.is_main and sub in json.dumps(r.messages[:1])
+
+    scripted_model.add(
+        Reply.tool_use(
+            "Agent", {"description": "wait", "prompt": sub, "subagent_type": "general-purpose"}, usage=dear
+        ).match_if(lambda r: not is_sub(r) and "tool_result" not in json.dumps(r.messages[-1]["content"])),
+        Reply.tool_use(
+            "Bash", {"command": "until [ -f never ]; do sleep 0.02; done; echo sub >> ran.log", "description": "w"}
+        ).match_if(is_sub),
+        Reply.text("the agent is at work", usage=dear).sticky().match_if(lambda r: not is_sub(r)),
+    )
+    options = make_options(allowed_tools=["Bash", "Agent"])
+    (outcome,) = await _all(run_many(["wait with an agent"], options=options, budget_usd=0.15))
+    assert isinstance(outcome.error, BudgetExceededError), outcome
+    assert not (workdir / "ran.log").exists()
+    assert processes_where(cwd=workdir) == []
 
 
 async def test_the_budget_stops_the_batch_and_a_stopped_task_resumes_later(
