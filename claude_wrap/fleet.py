@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from claude_wrap._fleet.batch import Batch, Driver, as_task
 from claude_wrap._fleet.progress import make_progress
+from claude_wrap._fleet.rate import RateLimit
 from claude_wrap._fleet.types import (
     BatchBusyError,
     BudgetExceededError,
@@ -53,6 +54,7 @@ __all__ = [
     "NodeInfo",
     "NodeLostError",
     "Outcome",
+    "RateLimit",
     "ReplayError",
     "Task",
     "TaskFunction",
@@ -75,6 +77,7 @@ def run_many(
     lease_s: float = 30.0,
     api_retries: int = 3,
     api_backoff_s: float = 2.0,
+    rate_limit: RateLimit | None = None,
     **backend_options: Any,
 ) -> Batch:
     """Run ``tasks`` (prompts, or :class:`Task` objects), ``concurrency`` at a
@@ -108,6 +111,13 @@ def run_many(
     A refused request (a bad key, an invalid request) is not retried, nor is
     a ``run`` function (it sees the error result itself). 0: no retries.
 
+    ``rate_limit``: a :class:`RateLimit` (requests and/or tokens a minute)
+    that every task of the batch shares, on every node: no prompt is sent
+    and no tool starts (its result being the next request) while it is
+    spent, and a rate-limited retry anywhere holds all tasks for the delay
+    the API asked for. It paces rather than caps exactly (see
+    docs/fleet.md).
+
     Backend options. Both: ``warm``, pool members kept ready per node
     (default: ``concurrency``; 0 starts a binary per task). Ray:
     ``address`` (for ``ray.init`` when Ray is not initialized yet; else the
@@ -138,6 +148,8 @@ def run_many(
     _whole_count(api_retries, "api_retries", "retries")
     if not (isinstance(api_backoff_s, (int, float)) and not isinstance(api_backoff_s, bool) and api_backoff_s >= 0):
         raise ValueError(f"api_backoff_s must be a number of seconds (0 or more), got {api_backoff_s!r}")
+    if rate_limit is not None and not isinstance(rate_limit, RateLimit):
+        raise TypeError(f"rate_limit must be a RateLimit, got {type(rate_limit).__name__}")
     shown = make_progress(progress)
     opts = options if options is not None else ClaudeAgentOptions()
     track_cost = budget_usd is not None
@@ -151,12 +163,19 @@ def run_many(
         per_node = concurrency or os.cpu_count() or 1
         warm = _warm(backend_options.get("warm"), per_node)
         runner: Any = LocalBackend(
-            opts, concurrency=per_node, warm=warm, track_cost=track_cost, durable=journal is not None
+            opts,
+            concurrency=per_node,
+            warm=warm,
+            track_cost=track_cost,
+            durable=journal is not None,
+            rate_limit=rate_limit,
         )
     elif backend == "ray":
         from claude_wrap._fleet.ray import RayBackend
 
-        runner = RayBackend(opts, concurrency=concurrency, track_cost=track_cost, **backend_options)
+        runner = RayBackend(
+            opts, concurrency=concurrency, track_cost=track_cost, rate_limit=rate_limit, **backend_options
+        )
     else:
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     driver = Driver(

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from claude_wrap._fleet.batch import Batch
+    from claude_wrap._fleet.rate import RateLimit
     from claude_wrap._fleet.types import FleetStats, Outcome, Task  # noqa: F401 - Outcome is named in a string
     from claude_wrap._launch.option_types import SdkPluginConfig, ThinkingDisplay
     from claude_wrap._mcp.config import McpServerConfig
@@ -295,6 +296,7 @@ def run_many(
     lease_s: float = 30.0,
     api_retries: int = 3,
     api_backoff_s: float = 2.0,
+    rate_limit: RateLimit | None = None,
     **backend_options: Any,
 ) -> OutcomeIterator:
     """Run many tasks; a plain iterator of their outcomes as they finish.
@@ -317,6 +319,7 @@ def run_many(
         lease_s=lease_s,
         api_retries=api_retries,
         api_backoff_s=api_backoff_s,
+        rate_limit=rate_limit,
         **backend_options,
     )
     return OutcomeIterator(_LoopThread(), batch)

@@ -9,6 +9,7 @@ import anyio
 
 from claude_wrap._fleet.batch import Node
 from claude_wrap._fleet.journal import Event, Finished, TaskRecord
+from claude_wrap._fleet.rate import LocalPacer, RateLimit
 from claude_wrap._fleet.types import Task
 from claude_wrap._fleet.worker import NodeInfo, NodeWorker
 from claude_wrap._launch.options import ClaudeAgentOptions
@@ -40,9 +41,17 @@ class LocalBackend:
     retries = 0  # this process is the node: nothing survives its loss
 
     def __init__(
-        self, options: ClaudeAgentOptions, *, concurrency: int, warm: int, track_cost: bool, durable: bool = False
+        self,
+        options: ClaudeAgentOptions,
+        *,
+        concurrency: int,
+        warm: int,
+        track_cost: bool,
+        durable: bool = False,
+        rate_limit: RateLimit | None = None,
     ) -> None:
-        self._worker = NodeWorker(options, name="local", warm=warm, track_cost=track_cost, durable=durable)
+        pacer = LocalPacer(rate_limit) if rate_limit is not None else None
+        self._worker = NodeWorker(options, name="local", warm=warm, track_cost=track_cost, durable=durable, pacer=pacer)
         self._concurrency = concurrency
 
     @asynccontextmanager

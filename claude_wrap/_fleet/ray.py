@@ -39,6 +39,7 @@ import anyio
 from claude_wrap._distribution import import_extra
 from claude_wrap._fleet.batch import Node, NodeLost
 from claude_wrap._fleet.journal import Event, Finished, TaskRecord
+from claude_wrap._fleet.rate import RateActor, RateLimit
 from claude_wrap._fleet.ray_actor import DriverLink, NodeActor, shipped
 from claude_wrap._fleet.types import FleetError, Task, whole_count
 from claude_wrap._fleet.worker import NodeInfo
@@ -145,6 +146,7 @@ class RayBackend:
         actor_options: dict[str, Any] | None = None,
         warm: int | None = None,
         slot: dict[str, float] | None = None,
+        rate_limit: RateLimit | None = None,
     ) -> None:
         whole_count(retries, "retries", "attempts")
         if warm is not None:
@@ -174,6 +176,9 @@ class RayBackend:
             raise ValueError(f"slot must map Ray resource names to positive amounts, e.g. {{'CPU': 1}}, got {slot!r}")
         self._slot = dict(slot) if slot is not None else None
         self._warm = warm
+        self._rate_limit = rate_limit
+        self._rate: Any = None
+        """The batch's ``RateActor``, under a ``rate_limit``."""
         self._closing = False
         self._starting = threading.Lock()
         self._seen: dict[str, Any] = {}
@@ -237,11 +242,20 @@ class RayBackend:
     # -- in worker threads (Ray's calls block) ----------------------------------------------
 
     def _join(self, ray: Any) -> bool:
-        """Connect to the cluster unless the program did; whether we did."""
-        if ray.is_initialized():
-            return False
-        ray.init(address=self._address, runtime_env=self._runtime_env)
-        return True
+        """Connect to the cluster unless the program did; whether we did.
+        Then start the batch's rate actor, if it has a ``rate_limit``."""
+        joined = False
+        if not ray.is_initialized():
+            ray.init(address=self._address, runtime_env=self._runtime_env)
+            joined = True
+        if self._rate_limit is not None:
+            # On the driver's node, so it goes when the driver does.
+            from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+            here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=True)
+            rate = ray.remote(RateActor).options(num_cpus=0, max_restarts=0, scheduling_strategy=here)
+            self._rate = rate.remote(self._rate_limit)
+        return joined
 
     def _launch(self, ray: Any, started: list[_RemoteNode], link: tuple[str, int, str]) -> None:
         """Start a worker actor on each node, into ``started`` as each comes up
@@ -296,7 +310,7 @@ class RayBackend:
             with self._starting:
                 if self._closing:
                     break
-                actor = actor_class.options(**settings).remote(self._options, warm, self._track_cost, link)
+                actor = actor_class.options(**settings).remote(self._options, warm, self._track_cost, link, self._rate)
                 self._seen[node["NodeID"]] = actor
             actor.serve.remote()
             pending.append((actor, capacity, actor.info.remote()))
@@ -379,7 +393,7 @@ class RayBackend:
                 continue
         if stops:
             ray.wait(stops, num_returns=len(stops), timeout=_STOP_TIMEOUT)
-        for actor in actors:
+        for actor in [*actors, self._rate] if self._rate is not None else actors:
             self._kill(ray, actor)
         if joined:
             ray.shutdown()

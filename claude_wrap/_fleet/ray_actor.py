@@ -24,11 +24,13 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
+from typing import Any
 
 import anyio
 import anyio.abc
 
 from claude_wrap._fleet.journal import Event, TaskRecord
+from claude_wrap._fleet.rate import RayPacer
 from claude_wrap._fleet.types import FleetError, Task
 from claude_wrap._fleet.worker import NodeInfo, NodeWorker
 from claude_wrap._launch.options import ClaudeAgentOptions, copy_with
@@ -134,12 +136,20 @@ class NodeActor:
     """One node's worker (see the module docstring)."""
 
     def __init__(
-        self, options: ClaudeAgentOptions, warm: int, track_cost: bool, driver: tuple[str, int, str] | None = None
+        self,
+        options: ClaudeAgentOptions,
+        warm: int,
+        track_cost: bool,
+        driver: tuple[str, int, str] | None = None,
+        rate: Any = None,
     ) -> None:
         import ray
 
         name = ray.get_runtime_context().get_node_id()
-        self._worker = NodeWorker(arrived(options), name=name, warm=warm, track_cost=track_cost, durable=True)
+        pacer = RayPacer(rate) if rate is not None else None
+        self._worker = NodeWorker(
+            arrived(options), name=name, warm=warm, track_cost=track_cost, durable=True, pacer=pacer
+        )
         self._driver = driver
         self._failed: BaseException | None = None
         self._served = False

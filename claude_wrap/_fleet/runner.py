@@ -33,6 +33,7 @@ from claude_wrap._fleet.journal import (
     Turn,
     TurnEnded,
 )
+from claude_wrap._fleet.rate import Pacer
 from claude_wrap._fleet.resume import Plan, plan_attempt, resumed_options
 from claude_wrap._fleet.types import ReplayError, Task
 from claude_wrap._launch.options import ClaudeAgentOptions
@@ -64,9 +65,20 @@ class _Journal:
     """The attempt's side of the task's record."""
 
     def __init__(
-        self, index: int, plan: Plan, emit: Emit, attempt: Attempt, *, keep_messages: bool, track_cost: bool
+        self,
+        index: int,
+        plan: Plan,
+        emit: Emit,
+        attempt: Attempt,
+        *,
+        keep_messages: bool,
+        track_cost: bool,
+        pacer: Pacer | None = None,
     ) -> None:
         self.index = index
+        self.pacer = pacer
+        self._replies: set[str] = set()
+        """The ids of the model replies spent from the pacer's budget."""
         self.attempt = attempt
         self.emit = emit
         self.keep_messages = keep_messages
@@ -138,8 +150,13 @@ class _Journal:
                 and self.stopped_at is not None
             ):
                 self.cut = True  # the stop's interrupt ended background work
-        elif isinstance(message, AssistantMessage) and self.track_cost:
-            self._replied.set()
+            if self.pacer is not None:
+                _pace_retry(self.pacer, message.data)
+        elif isinstance(message, AssistantMessage):
+            if self.track_cost:
+                self._replied.set()
+            if self.pacer is not None:
+                self._spend(self.pacer, message)
         if isinstance(message, ResultMessage):
             self.results.append(message)
             self.num_turns += message.num_turns
@@ -148,6 +165,20 @@ class _Journal:
             messages, self.collected = self.collected, []
             if prompt is not None:
                 await self.emit(TurnEnded(self.index, prompt, messages, self.cost, self.num_turns))
+
+    def _spend(self, pacer: Pacer, message: AssistantMessage) -> None:
+        # A reply comes as one frame per content block, each with its usage.
+        key = message.message_id or message.uuid or str(id(message))
+        if key in self._replies:
+            return
+        self._replies.add(key)
+        usage = message.usage or {}
+        tokens = sum(
+            value
+            for name in ("input_tokens", "cache_creation_input_tokens", "output_tokens")
+            if isinstance(value := usage.get(name), int)
+        )
+        pacer.spent(1, tokens)
 
     def interrupted(self) -> bool:
         """Whether a soft stop cut a turn, or the task's background agents,
@@ -215,6 +246,8 @@ class TaskClient(ClaudeSDKClient):
             if nudge is None:
                 return
             text = nudge
+        if journal.pacer is not None:
+            await journal.pacer.wait()  # the prompt's request is the next to go
         if not isinstance(prompt, str) or not isinstance(text, str) or journal.turn is not None:
             # Several prompts in one turn, or frames: a retry could not tell
             # which of them the model saw.
@@ -241,6 +274,17 @@ class TaskClient(ClaudeSDKClient):
             async for message in messages:
                 await journal.observe(self, message)
                 yield message
+
+
+def _pace_retry(pacer: Pacer, data: dict[str, Any]) -> None:
+    """A retry the binary reports was a request too; a rate-limited one
+    holds the whole batch for the delay the binary waits."""
+    if data.get("subtype") != "api_retry":
+        return
+    pacer.spent(1, 0)
+    delay = data.get("retry_delay_ms")
+    if data.get("error_status") == 429 and isinstance(delay, (int, float)):
+        pacer.held(delay / 1000)
 
 
 def _new_uuid() -> str:
@@ -324,6 +368,7 @@ async def run_attempt(
     take_member: Callable[[], Awaitable[Connection]] | None,
     emit: Emit,
     track_cost: bool,
+    pacer: Pacer | None = None,
 ) -> Finished:
     """Run ``task`` once; every error becomes the ``Finished`` event's
     (cancelling the attempt too: its reason is the error)."""
@@ -336,7 +381,9 @@ async def run_attempt(
             plan = await plan_attempt(task, record, options)
             if plan.lost is not None:
                 raise plan.lost
-            journal = _Journal(index, plan, emit, attempt, keep_messages=task.run is not None, track_cost=track_cost)
+            journal = _Journal(
+                index, plan, emit, attempt, keep_messages=task.run is not None, track_cost=track_cost, pacer=pacer
+            )
             client = await _connect(task, plan, options, take_member, retry=record.attempts > 1)
             client._journal = journal
             if task.run is not None:

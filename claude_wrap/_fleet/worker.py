@@ -23,6 +23,7 @@ import anyio.abc
 
 from claude_wrap._exceptions import CLINotFoundError
 from claude_wrap._fleet.journal import Finished, TaskRecord
+from claude_wrap._fleet.rate import Pacer
 from claude_wrap._fleet.runner import Attempt, Emit, run_attempt
 from claude_wrap._fleet.types import BudgetExceededError, FleetError, Task
 from claude_wrap._launch.options import ClaudeAgentOptions, copy_with
@@ -90,6 +91,18 @@ def _tool_gate(calls: StoredToolCalls, limit: float) -> HookMatcher:
     return HookMatcher(hooks=[until_recorded])
 
 
+def _pacing(pacer: Pacer) -> HookMatcher:
+    """A PreToolUse hook that starts no tool while the batch's request
+    budget is spent: the tool's result is the next request's (no opinion
+    on the call either)."""
+
+    async def paced(hook_input: Any, tool_use_id: str | None, context: HookContext) -> HookJSONOutput:
+        await pacer.wait()
+        return {}
+
+    return HookMatcher(hooks=[paced])
+
+
 class NodeWorker:
     """Runs tasks on this node (see the module docstring).
 
@@ -100,9 +113,17 @@ class NodeWorker:
     """
 
     def __init__(
-        self, options: ClaudeAgentOptions, *, name: str, warm: int, track_cost: bool, durable: bool = False
+        self,
+        options: ClaudeAgentOptions,
+        *,
+        name: str,
+        warm: int,
+        track_cost: bool,
+        durable: bool = False,
+        pacer: Pacer | None = None,
     ) -> None:
         self.name = name
+        self._pacer = pacer
         self.info: NodeInfo | None = None
         self._base = options
         self._options = options
@@ -168,13 +189,17 @@ class NodeWorker:
         binary = binary or (self.info.binary if self.info is not None else None)
         if options.cli_path is None and options.prefer_path is None and binary is not None:
             changes["cli_path"] = binary
+        gates: list[HookMatcher] = []
         if self._durable and options.session_store is not None:
             changes["session_store_flush"] = "eager"
             # A flush is bounded by its timeout, retries included; the gate
             # waits for one flush after the call's frame arrives.
-            gate = _tool_gate(self._recorded, 2 * options.session_store_flush_timeout)
+            gates.append(_tool_gate(self._recorded, 2 * options.session_store_flush_timeout))
+        if self._pacer is not None:
+            gates.append(_pacing(self._pacer))
+        if gates:
             hooks = dict(options.hooks or {})
-            hooks["PreToolUse"] = [*hooks.get("PreToolUse", []), gate]
+            hooks["PreToolUse"] = [*hooks.get("PreToolUse", []), *gates]
             changes["hooks"] = hooks
         return copy_with(options, **changes) if changes else options
 
@@ -207,6 +232,7 @@ class NodeWorker:
                 take_member=self._take_member if self._warm else None,
                 emit=emit,
                 track_cost=self._track_cost,
+                pacer=self._pacer,
             )
         finally:
             del self._attempts[index]

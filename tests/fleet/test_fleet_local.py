@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from _fleet import CONTINUE, prompt, requests_of, script_tasks
 from _procs import processes_where
 
 from claude_wrap import ClaudeSDKClient, HookMatcher, ResultMessage
-from claude_wrap.fleet import BudgetExceededError, FleetStats, Outcome, Task, run_many
+from claude_wrap.fleet import BudgetExceededError, FleetStats, Outcome, RateLimit, Task, run_many
 from claude_wrap.testing import Reply, ScriptedModel, Usage
 
 pytestmark = [pytest.mark.anyio, pytest.mark.e2e]
@@ -263,6 +264,28 @@ async def test_a_task_that_ends_on_an_overloaded_api_goes_on_in_its_session_afte
     assert not refused.ok and refused.error is None and refused.attempts == 1
     assert refused.result is not None and refused.result.api_error_status == 403
     assert scripted_model.unexpected == []
+
+
+async def test_a_rate_limit_paces_the_batch_s_requests(
+    scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    """One request a second, one at once: whatever the machine's speed, the
+    k-th model request comes no sooner than (k - 1 - 2n) seconds after the
+    batch began (n tasks at a time, each with at most its last reply not
+    yet counted and its next request let go)."""
+    script_tasks(scripted_model, range(6), lambda n: f"echo {n} >> ran.log")
+    began = time.time()
+    limit = RateLimit(requests_per_minute=60, burst_s=1)
+    batch = run_many(
+        [prompt(n) for n in range(6)], options=make_options(allowed_tools=["Bash"]), concurrency=2, rate_limit=limit
+    )
+    outcomes = await _all(batch)
+    assert all(o.ok for o in outcomes), outcomes
+    arrivals = sorted(r.timestamp for r in scripted_model.main_requests)
+    assert len(arrivals) == 12
+    for k, at in enumerate(arrivals, start=1):
+        assert at - began >= (k - 1 - 2 * 2) - 0.05, (k, [round(a - began, 2) for a in arrivals])
+    assert sorted((workdir / "ran.log").read_text().split()) == [str(n) for n in range(6)]
 
 
 async def test_an_application_that_exports_metrics_gets_the_batch_s_counters(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +31,7 @@ from _servers import RedisServer
 
 from claude_wrap import ClaudeSDKClient, RedisSessionStore, ResultMessage
 from claude_wrap._sessions.transcripts import project_key_for_directory
-from claude_wrap.fleet import BatchBusyError, BudgetExceededError, FleetError, Outcome, Task, run_many
+from claude_wrap.fleet import BatchBusyError, BudgetExceededError, FleetError, Outcome, RateLimit, Task, run_many
 from claude_wrap.testing import ScriptedModel
 
 pytestmark = [
@@ -162,6 +163,26 @@ async def test_the_budget_stops_the_batch_on_every_node(
     spent = sum(o.total_cost_usd for o in outcomes)
     assert 0.25 <= spent <= 0.25 + 0.1 * 6
     assert processes_where(cwd=workdir) == [] and processes_where(cmdline_contains=marker) == []
+
+
+async def test_a_rate_limit_is_shared_by_every_node(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    """One request a second for the whole cluster: the k-th model request
+    comes no sooner than (k - 1 - 2n) seconds after the batch began, n the
+    tasks running at once on all nodes (three nodes each keeping a budget
+    of their own would go three times as fast)."""
+    script_tasks(scripted_model, range(9), lambda n: f"echo {n} >> ran.log")
+    began = time.time()
+    batch = run_many([prompt(n) for n in range(9)], options=make_options(allowed_tools=["Bash"]), backend="ray",
+                     concurrency=1, warm=1, rate_limit=RateLimit(requests_per_minute=60, burst_s=1))  # fmt: skip
+    outcomes: list[Outcome] = []
+    await _collect(batch, outcomes)
+    assert all(o.ok for o in outcomes) and len({o.node for o in outcomes}) == 3, outcomes
+    arrivals = sorted(r.timestamp for r in scripted_model.main_requests)
+    assert len(arrivals) == 18
+    for k, at in enumerate(arrivals, start=1):
+        assert at - began >= (k - 1 - 2 * 3) - 0.05, (k, [round(a - began, 2) for a in arrivals])
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
