@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal
 
 from claude_wrap._fleet.batch import Batch, Driver, as_task
+from claude_wrap._fleet.mapper import ClaudeMapper
 from claude_wrap._fleet.progress import make_progress
 from claude_wrap._fleet.rate import RateLimit
 from claude_wrap._fleet.types import (
@@ -48,6 +49,7 @@ from claude_wrap._lazy import publish
 __all__ = [
     "Batch",
     "BatchBusyError",
+    "ClaudeMapper",
     "BudgetExceededError",
     "FleetError",
     "FleetStats",

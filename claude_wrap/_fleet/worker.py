@@ -34,7 +34,7 @@ from claude_wrap._run.mirror import StoredToolCalls
 from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.hooks import HookContext, HookJSONOutput, HookMatcher
 
-__all__ = ["NodeInfo", "NodeWorker"]
+__all__ = ["NodeInfo", "NodeWorker", "node_binary"]
 
 log = logging.getLogger("claude_wrap")
 
@@ -54,7 +54,7 @@ class NodeInfo:
     (the verified cache), ``cli_path``, ``env`` (``CLAUDE_WRAP_CLI``) or ``path``."""
 
 
-def _node_binary(options: ClaudeAgentOptions) -> tuple[str, str]:
+def node_binary(options: ClaudeAgentOptions) -> tuple[str, str]:
     """The binary for this node, fetched into the verified cache if need be."""
     try:
         info = binary_info(options.cli_path, prefer_path=options.prefer_path, version=False)
@@ -155,7 +155,7 @@ class NodeWorker:
             await self._serve(task_status)
 
     async def _serve(self, task_status: anyio.abc.TaskStatus[NodeInfo]) -> None:
-        binary, source = await anyio.to_thread.run_sync(_node_binary, self._base)
+        binary, source = await anyio.to_thread.run_sync(node_binary, self._base)
         self._options = self.prepare(self._base, binary)
         self.info = NodeInfo(self.name, socket.gethostname(), os.getpid(), binary, source)
         task_status.started(self.info)

@@ -23,7 +23,7 @@ from typing import Any
 import anyio
 import pytest
 from _e2e import Options
-from _fleet import CONTINUE, answered, is_resumed, prompt, requests_of, script_tasks
+from _fleet import CONTINUE, answered, is_resumed, of_task, prompt, requests_of, script_tasks
 from _fleet_driver import kill_driver_mid_batch
 from _procs import cmdline, descendants, processes_where
 from _ray import IMPORT_PATHS, ray_cluster
@@ -31,8 +31,17 @@ from _servers import RedisServer
 
 from claude_wrap import ClaudeSDKClient, RedisSessionStore, ResultMessage
 from claude_wrap._sessions.transcripts import project_key_for_directory
-from claude_wrap.fleet import BatchBusyError, BudgetExceededError, FleetError, Outcome, RateLimit, Task, run_many
-from claude_wrap.testing import ScriptedModel
+from claude_wrap.fleet import (
+    BatchBusyError,
+    BudgetExceededError,
+    ClaudeMapper,
+    FleetError,
+    Outcome,
+    RateLimit,
+    Task,
+    run_many,
+)
+from claude_wrap.testing import Reply, ScriptedModel
 
 pytestmark = [
     pytest.mark.anyio,
@@ -183,6 +192,38 @@ async def test_a_rate_limit_is_shared_by_every_node(
     assert len(arrivals) == 18
     for k, at in enumerate(arrivals, start=1):
         assert at - began >= (k - 1 - 2 * 3) - 0.05, (k, [round(a - began, 2) for a in arrivals])
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data")  # Ray Data's own, from its context
+async def test_a_ray_data_pipeline_maps_rows_to_agent_runs(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    """``map_batches`` with ``ClaudeMapper``: two replicas, each with its own
+    warm pool, a batch of three rows at a time; every row answered once, in
+    its own row."""
+    import ray.data
+
+    for n in range(10):
+        scripted_model.add(Reply.text(f"answer {n}").match_if(of_task(n)))
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    rows = ray.data.from_items([{"id": n, "prompt": prompt(n)} for n in range(10)])
+    mapped = rows.map_batches(
+        ClaudeMapper,
+        # (pytest's capture stream, the default debug_stderr here, does not pickle)
+        fn_constructor_kwargs={"options": make_options(debug_stderr=None), "concurrency": 2},
+        concurrency=2,
+        batch_size=3,
+        num_cpus=0.25,
+        batch_format="numpy",
+    )
+    with anyio.fail_after(LIMIT):
+        out = await anyio.to_thread.run_sync(mapped.take_all)
+    assert sorted((row["id"], row["result"], row["result_ok"]) for row in out) == [
+        (n, f"answer {n}", True) for n in range(10)
+    ]
+    assert all(row["result_error"] is None and row["result_session_id"] for row in out)
+    assert sorted(len(requests_of(scripted_model, n)) for n in range(10)) == [1] * 10
+    assert scripted_model.unexpected == []
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
