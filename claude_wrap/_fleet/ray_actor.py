@@ -32,7 +32,7 @@ import anyio.abc
 from claude_wrap._fleet.journal import Event, TaskRecord
 from claude_wrap._fleet.rate import RayPacer
 from claude_wrap._fleet.types import FleetError, Task
-from claude_wrap._fleet.worker import NodeInfo, NodeWorker
+from claude_wrap._fleet.worker import NodeInfo, NodeWorker, tasks_log
 from claude_wrap._launch.options import ClaudeAgentOptions, copy_with
 from claude_wrap._run.detached import Detached
 
@@ -132,6 +132,19 @@ class DriverLink:
                 pass
 
 
+def _log_tasks() -> None:
+    """The node's lines on its tasks go to the worker's stderr, which Ray
+    keeps in the node's log directory (and shows the driver, with its
+    ``log_to_driver``), unless the program set up a handler of its own."""
+    if tasks_log.handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s: %(message)s"))
+    tasks_log.addHandler(handler)
+    tasks_log.setLevel(logging.INFO)
+    tasks_log.propagate = False
+
+
 class NodeActor:
     """One node's worker (see the module docstring)."""
 
@@ -146,6 +159,7 @@ class NodeActor:
         import ray
 
         name = ray.get_runtime_context().get_node_id()
+        _log_tasks()
         pacer = RayPacer(rate) if rate is not None else None
         self._worker = NodeWorker(
             arrived(options), name=name, warm=warm, track_cost=track_cost, durable=True, pacer=pacer

@@ -15,6 +15,7 @@ import logging
 import os
 import socket
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,9 +35,12 @@ from claude_wrap._run.mirror import StoredToolCalls
 from claude_wrap._run.protocol import Connection
 from claude_wrap._wire.hooks import HookContext, HookJSONOutput, HookMatcher
 
-__all__ = ["NodeInfo", "NodeWorker", "node_binary"]
+__all__ = ["NodeInfo", "NodeWorker", "node_binary", "tasks_log"]
 
 log = logging.getLogger("claude_wrap")
+tasks_log = logging.getLogger("claude_wrap.fleet")
+"""What each task did on this node, a line as it starts and one as it ends
+(INFO; a Ray node's worker writes them to its log)."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,23 @@ def _pacing(pacer: Pacer) -> HookMatcher:
         return {}
 
     return HookMatcher(hooks=[paced])
+
+
+def _ending(finished: Finished, seconds: float) -> str:
+    """How an attempt ended, for the node's log."""
+    result = finished.result
+    if finished.error is not None:
+        how = f"ended with {type(finished.error).__name__}: {finished.error}"
+    elif result is not None and result.is_error:
+        status = f" {result.api_error_status}" if result.api_error_status else ""
+        text = (result.result or result.subtype).splitlines()[0][:120]
+        how = f"ended with an error{status}: {text}"
+    else:
+        how = "done"
+    turns = finished.num_turns
+    spent = f"{turns} turn{'' if turns == 1 else 's'}, ${finished.cost_usd:.4f}"
+    session = f", session {finished.session_id}" if finished.session_id else ""
+    return f"{how} after {seconds:.1f} s ({spent}{session})"
 
 
 class NodeWorker:
@@ -222,8 +243,13 @@ class NodeWorker:
         self._attempts[index] = attempt
         if self._stopping:
             attempt.cancel(FleetError("the batch was stopped"))
+        which = f"task {index} ({task.label}) attempt {record.attempts}"
+        if record.session_id is not None:
+            which += f", session {record.session_id}"
+        tasks_log.info("node %s: %s started", self.name, which)
+        began = time.monotonic()
         try:
-            return await run_attempt(
+            finished = await run_attempt(
                 index,
                 task,
                 record,
@@ -236,6 +262,8 @@ class NodeWorker:
             )
         finally:
             del self._attempts[index]
+        tasks_log.info("node %s: %s %s", self.name, which, _ending(finished, time.monotonic() - began))
+        return finished
 
     def cancel(self, index: int, reason: BaseException) -> None:
         """Stop the task at ``index`` (if it runs here); its outcome's error is

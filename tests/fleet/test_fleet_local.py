@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import anyio
 import pytest
 from _e2e import Options
-from _fleet import CONTINUE, prompt, requests_of, script_tasks
+from _fleet import CONTINUE, of_task, prompt, requests_of, script_tasks
 from _procs import processes_where
 
 from claude_wrap import ClaudeSDKClient, HookMatcher, ResultMessage
@@ -264,6 +265,23 @@ async def test_a_task_that_ends_on_an_overloaded_api_goes_on_in_its_session_afte
     assert not refused.ok and refused.error is None and refused.attempts == 1
     assert refused.result is not None and refused.result.api_error_status == 403
     assert scripted_model.unexpected == []
+
+
+async def test_the_node_logs_what_each_task_did(
+    scripted_model: ScriptedModel, make_options: Options, caplog: pytest.LogCaptureFixture
+) -> None:
+    script_tasks(scripted_model, range(2), lambda n: f"echo {n}")
+    scripted_model.add(Reply.error(400, "refused").sticky().match_if(of_task(2)))
+    caplog.set_level(logging.INFO, logger="claude_wrap.fleet")
+    outcomes = await _all(run_many([prompt(n) for n in range(3)], options=make_options(allowed_tools=["Bash"])))
+    lines = [r.getMessage() for r in caplog.records if r.name == "claude_wrap.fleet"]
+    for o in outcomes:
+        mine = [line for line in lines if f"task {o.index} (" in line]
+        assert len(mine) == 2 and mine[0].startswith("node local: ") and mine[0].endswith("attempt 1 started"), lines
+        assert f"session {o.session_id}" in mine[1] and f"{o.num_turns} turn" in mine[1], mine
+        assert ("done after" in mine[1]) == o.ok, mine
+    (refused,) = [line for line in lines if "task 2 (" in line and "ended with" in line]
+    assert "ended with an error 400: " in refused and "refused" in refused, refused
 
 
 async def test_a_rate_limit_paces_the_batch_s_requests(

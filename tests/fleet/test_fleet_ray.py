@@ -194,6 +194,37 @@ async def test_a_rate_limit_is_shared_by_every_node(
         assert at - began >= (k - 1 - 2 * 3) - 0.05, (k, [round(a - began, 2) for a in arrivals])
 
 
+async def test_each_node_logs_what_its_tasks_did(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path
+) -> None:
+    """In the node's own log (its worker's stderr, where Ray keeps it):
+    a line as each task starts and one as it ends."""
+    import ray
+
+    script_tasks(scripted_model, range(6), lambda n: f"echo {n}")
+    outcomes: list[Outcome] = []
+    batch = run_many([Task(prompt(n), name=f"logged-{id(workdir)}-{n}") for n in range(6)],
+                     options=make_options(allowed_tools=["Bash"]), backend="ray", concurrency=1, warm=1)  # fmt: skip
+    await _collect(batch, outcomes)
+    assert all(o.ok for o in outcomes), outcomes
+    logs = Path(ray._private.worker._global_node.get_session_dir_path()) / "logs"
+
+    def lines() -> list[str]:
+        return [
+            line
+            for path in logs.glob("worker-*.err")
+            for line in path.read_text(errors="replace").splitlines()
+            if f"logged-{id(workdir)}-" in line
+        ]
+
+    # (A node logs a task's end before it reports it; the wait is a hang guard.)
+    await _until(lambda: len(lines()) >= 12, "twelve task lines in the nodes' logs")
+    for o in outcomes:
+        mine = [line for line in lines() if f"logged-{id(workdir)}-{o.index})" in line]
+        assert [line.endswith("attempt 1 started") for line in mine] == [True, False], mine
+        assert f"node {o.node}: " in mine[1] and "done after" in mine[1] and f"session {o.session_id}" in mine[1]
+
+
 @pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data")  # Ray Data's own, from its context
 async def test_a_ray_data_pipeline_maps_rows_to_agent_runs(
     cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path
