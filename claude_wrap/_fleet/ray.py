@@ -25,6 +25,7 @@ would run on meanwhile).
 from __future__ import annotations
 
 import logging
+import os
 import re
 import threading
 import time
@@ -128,6 +129,17 @@ class _RemoteNode:
             self.actor.cancel.remote(index, reason)
         except Exception:
             log.debug("claude_wrap: cancelling task %s on node %s failed", index, self.info.name, exc_info=True)
+
+
+def _local_code(runtime_env: dict[str, Any] | None) -> list[str]:
+    """The entries of ``runtime_env`` that Ray would have to upload from
+    this machine (modules, directories, files: anything but a URI)."""
+    if not runtime_env:
+        return []
+    entries = list(runtime_env.get("py_modules") or [])
+    if runtime_env.get("working_dir") is not None:
+        entries.append(runtime_env["working_dir"])
+    return [getattr(e, "__name__", None) or os.fspath(e) for e in entries if not (isinstance(e, str) and "://" in e)]
 
 
 class RayBackend:
@@ -248,6 +260,13 @@ class RayBackend:
         if not ray.is_initialized():
             ray.init(address=self._address, runtime_env=self._runtime_env)
             joined = True
+        elif local := _local_code(self._runtime_env):
+            raise FleetError(
+                f"run_many(runtime_env=...) names code on this machine ({', '.join(local)}), and the program "
+                "called ray.init itself: Ray uploads modules and directories only for a job's own runtime_env. "
+                "Pass them to ray.init(runtime_env={'py_modules': [...]}) instead (the node workers get the "
+                "job's environment), or a URI of an uploaded package here"
+            )
         if self._rate_limit is not None:
             # On the driver's node, so it goes when the driver does.
             from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -223,6 +224,75 @@ async def test_each_node_logs_what_its_tasks_did(
         mine = [line for line in lines() if f"logged-{id(workdir)}-{o.index})" in line]
         assert [line.endswith("attempt 1 started") for line in mine] == [True, False], mine
         assert f"node {o.node}: " in mine[1] and "done after" in mine[1] and f"session {o.session_id}" in mine[1]
+
+
+_SHIPPED_DRIVER = """
+import json, sys
+import anyio, ray
+from claude_wrap import ClaudeAgentOptions
+from claude_wrap.fleet import FleetError, Task, run_many
+
+config = json.loads(sys.argv[1])
+sys.path.insert(0, config["modules"])  # the driver's own modules: not on the nodes' path
+import shipped_fns
+
+options = ClaudeAgentOptions(cwd=config["cwd"], env=config["env"], setting_sources=[])
+env_vars = {"PYTHONPATH": config["path"]}
+
+async def batch(**runtime):
+    batch = run_many([Task(run=shipped_fns.shout)], options=options, backend="ray", concurrency=1, warm=0, **runtime)
+    async with batch:
+        async for outcome in batch:
+            print(json.dumps({"value": outcome.value, "error": repr(outcome.error)}), flush=True)
+
+ray.init(address=config["address"], runtime_env={"env_vars": env_vars}, log_to_driver=False)
+try:
+    anyio.run(lambda: batch(runtime_env={"py_modules": [shipped_fns]}))
+except FleetError as exc:
+    print(json.dumps({"refused": str(exc)}), flush=True)
+ray.shutdown()
+ray.init(address=config["address"], runtime_env={"env_vars": env_vars, "py_modules": [shipped_fns]}, log_to_driver=False)
+anyio.run(batch)
+"""
+
+
+async def test_a_driver_s_own_module_travels_to_the_nodes_with_py_modules(
+    cluster: Any, scripted_model: ScriptedModel, make_options: Options, workdir: Path, tmp_path: Path
+) -> None:
+    """A program that called ``ray.init`` itself, with a task function of a
+    module only it has: ``run_many(runtime_env={"py_modules": [module]})``
+    says that Ray uploads modules for a job's own environment only; given
+    to ``ray.init``, the module reaches the node workers and the task runs."""
+    package = tmp_path / "modules" / "shipped_fns"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(
+        "from claude_wrap import ResultMessage\n\n"
+        "async def shout(client):\n"
+        "    await client.query('task 0: do the job')\n"
+        "    text = ''\n"
+        "    async for message in client.receive_response():\n"
+        "        if isinstance(message, ResultMessage):\n"
+        "            text = message.result or ''\n"
+        "    return text.upper()\n"
+    )
+    scripted_model.add(Reply.text("shipped and run").match_if(of_task(0)))
+    options = make_options()
+    config = {
+        "modules": str(package.parent),
+        "address": cluster.address,
+        "path": os.pathsep.join(str(p) for p in IMPORT_PATHS),
+        "cwd": str(workdir),
+        "env": options.env,
+    }
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in IMPORT_PATHS)}
+    with anyio.fail_after(LIMIT):
+        done = await anyio.run_process(
+            [sys.executable, "-W", "ignore", "-c", _SHIPPED_DRIVER, json.dumps(config)], env=env, check=False
+        )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+    refused, ran = [json.loads(x) for x in done.stdout.decode().splitlines() if x.startswith("{")]
+    assert "names code on this machine (shipped_fns)" in refused["refused"] and "ray.init" in refused["refused"]
+    assert ran == {"value": "SHIPPED AND RUN", "error": "None"}
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data")  # Ray Data's own, from its context
