@@ -808,8 +808,10 @@ async def _fleet_overhead(env: dict[str, str], cwd: str, rounds: int, per_round:
     return per_task
 
 
-async def _fleet_rate(env: dict[str, str], cwd: str, tasks: int, backend: str, concurrency: int) -> float:
-    """Tasks per minute: ``tasks`` one-prompt tasks, from ``run_many`` to the last outcome."""
+async def _fleet_rate(env: dict[str, str], cwd: str, tasks: int, backend: str, concurrency: int) -> tuple[float, float]:
+    """Tasks per minute (``tasks`` one-prompt tasks, from ``run_many`` to the
+    last outcome), and the median task's own time (``Outcome.duration_ms``:
+    from its dispatch to its outcome, the batch's start left out)."""
     from claude_wrap import ClaudeAgentOptions
     from claude_wrap.fleet import run_many
 
@@ -821,9 +823,10 @@ async def _fleet_rate(env: dict[str, str], cwd: str, tasks: int, backend: str, c
     elapsed = time.perf_counter() - start
     if len(outcomes) != tasks or not all(o.ok for o in outcomes):
         raise RuntimeError(f"the {backend} fleet did not finish every task")
-    return tasks / elapsed * 60
+    return tasks / elapsed * 60, median([float(o.duration_ms) for o in outcomes])
 
 
+RAY_TASK_TARGET = 1.10  # a task on a Ray node against the same task in this process
 GATE_CALLS = 4  # tool calls per task in the gate's measure
 GATE_TARGET_MS = 5.0
 
@@ -924,7 +927,7 @@ def bench_fleet(tasks: int, rounds: int) -> dict[str, Any]:
         # Three tasks at a time on both: three pool members here, one on
         # each of three Ray nodes (all on this machine).
         log(f"fleet: {tasks} tasks, local pool (concurrency 3)")
-        out["local_per_min"] = anyio.run(_fleet_rate, env, tmp, tasks, "local", 3)
+        out["local_per_min"], out["local_task_ms"] = anyio.run(_fleet_rate, env, tmp, tasks, "local", 3)
         try:
             sys.path.insert(0, str(ROOT / "tests" / "support"))
             from _ray import ray_cluster
@@ -933,12 +936,13 @@ def bench_fleet(tasks: int, rounds: int) -> dict[str, Any]:
             return out
         log(f"fleet: {tasks} tasks, Ray cluster of 1 node on this machine (concurrency 3)")
         with ray_cluster(workers=0, cpus=3):
-            out["ray_1_node_per_min"] = anyio.run(_fleet_rate, env, tmp, tasks, "ray", 3)
+            out["ray_1_node_per_min"], out["ray_1_node_task_ms"] = anyio.run(_fleet_rate, env, tmp, tasks, "ray", 3)
         log(f"fleet: {tasks} tasks, Ray cluster of 3 nodes on this machine (concurrency 1 per node)")
         with ray_cluster(workers=2):
-            out["ray_per_min"] = anyio.run(_fleet_rate, env, tmp, tasks, "ray", 1)
+            out["ray_per_min"], out["ray_task_ms"] = anyio.run(_fleet_rate, env, tmp, tasks, "ray", 1)
         out["ray_1_node_to_local"] = out["ray_1_node_per_min"] / out["local_per_min"]
         out["ray_to_local"] = out["ray_per_min"] / out["local_per_min"]
+        out["ray_1_node_task_ratio"] = out["ray_1_node_task_ms"] / out["local_task_ms"]
     return out
 
 
@@ -1426,6 +1430,14 @@ def render(results: dict[str, Any]) -> str:
                     f"Ray 1 node / local: {fl['ray_1_node_to_local']:.2f}×, 3 nodes / local: "
                     f"{fl['ray_to_local']:.2f}×; run_many to the last outcome, actors' start included",
                     "",
+                )
+            )
+            rows.append(
+                (
+                    "a task's own time (dispatch to outcome, median): local vs Ray 1 node vs 3 nodes",
+                    f"{fl['local_task_ms']:.0f} vs {fl['ray_1_node_task_ms']:.0f} vs {fl['ray_task_ms']:.0f} ms",
+                    f"Ray 1 node / local: {fl['ray_1_node_task_ratio']:.2f}× (the batch's start left out)",
+                    f"≤ {RAY_TASK_TARGET:.2f}×",
                 )
             )
         g = fl["gate"]
