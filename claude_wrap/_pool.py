@@ -48,6 +48,8 @@ class _Member:
     polling: bool = False
     """The pool is reading its output; handing it out now would leave the
     new owner's callbacks in the poll's hands."""
+    poll_scope: anyio.CancelScope | None = None
+    """Cancels that read (it stops at once, as at its own time limit)."""
 
     def alive(self) -> bool:
         return self.connection.transport.returncode is None and not self.connection.ended
@@ -183,9 +185,16 @@ class ClaudePool:
         The member is used for this one run and then stopped; the pool starts
         a replacement in the background.
         """
-        connection = await self._take()
+        connection = await self._take(refill=False)
         try:
-            await start_run(connection, prompt)
+            try:
+                await start_run(connection, prompt)
+            finally:
+                # The replacement starts once the prompt is written: spawning
+                # it first (a fork and exec on this thread, then the new
+                # binary's start beside this one's turn) held the prompt up
+                # by 25-95 ms on a busy 2-core machine.
+                self._refill()
             while (message := await connection.receive()) is not None:
                 yield message
         finally:
@@ -220,15 +229,21 @@ class ClaudePool:
         self._changed.set()
         self._changed = anyio.Event()
 
-    async def _take(self) -> Connection:
+    async def _take(self, *, refill: bool = True) -> Connection:
+        """A ready member, taken out of the pool; ``refill``: start its
+        replacement now (else the caller does, when it suits)."""
         while True:
             self._check_open()
             for member in [m for m in self._idle if not m.polling]:
                 self._idle.remove(member)
                 if member.alive():
-                    self._refill()
+                    if refill:
+                        self._refill()
                     return member.connection
                 self._discard(member)
+            for member in self._idle:  # all being read: cut the reads short, not waited out
+                if member.poll_scope is not None:
+                    member.poll_scope.cancel()
             if self._error is not None and not self._starting:
                 err, self._error = self._error, None
                 raise err
@@ -296,9 +311,11 @@ class ClaudePool:
                 if member in self._idle:
                     member.polling = True
                     try:
-                        await member.connection.poll()
+                        with anyio.CancelScope() as member.poll_scope:
+                            await member.connection.poll()
                     finally:
                         member.polling = False
+                        member.poll_scope = None
                         self._notify()  # a _take() may be waiting for it
 
 

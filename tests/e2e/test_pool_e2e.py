@@ -64,6 +64,33 @@ async def test_pooled_query_skips_start_and_refills(
     assert processes_where(cwd=workdir) == []
 
 
+async def test_a_pooled_prompt_is_written_before_the_replacement_starts(
+    scripted_model: ScriptedModel, make_options: Options
+) -> None:
+    """Taking a member is a queue pop: the prompt goes to its stdin first,
+    and only then does the pool spawn the member that replaces it."""
+    scripted_model.add(Reply.text("one").sticky())
+    with anyio.fail_after(90):
+        async with prewarm(make_options(), size=1) as pool:
+            await pool.wait_ready()
+            (member,) = pool._idle  # type: ignore[attr-defined]
+            transport = member.connection.transport
+            send = transport.send
+            spawned_at_write: list[int] = []
+
+            async def recording(line: bytes) -> None:
+                if line.startswith(b'{"type":"user"'):
+                    spawned_at_write.append(pool.spawned)
+                await send(line)
+
+            transport.send = recording
+            out = [m async for m in pool.query(prompt="hi")]
+            assert isinstance(out[-1], ResultMessage) and out[-1].result == "one"
+            assert spawned_at_write == [1]
+            await pool.wait_ready()
+            assert pool.spawned == 2
+
+
 # Backend-neutral logic: one backend keeps the suite lean.
 @pytest.mark.parametrize("anyio_backend", ["asyncio"])
 async def test_dead_member_replaced_and_idle_recycled(
