@@ -264,7 +264,11 @@ class _Guard:
             os.close(write_end)
             if not isinstance(exc, OSError):
                 raise
-            log.debug("claude_wrap: could not start the guard process", exc_info=True)
+            # Said out loud: without it, this process dying leaves the binary running.
+            log.warning(
+                "claude_wrap: could not start the guard process (%s); the binary is not stopped if this process dies",
+                exc,
+            )
             return None
         finally:
             os.close(read_end)

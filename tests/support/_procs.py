@@ -97,6 +97,16 @@ def start_python(script: Path, source: str, config: object = None, **popen: Any)
     return subprocess.Popen(argv, env=child_python_env(), **options)
 
 
+def guard_report(host_pid: int) -> str:
+    """What there is to see when ``host_pid`` has no guard: every guard
+    process and what it watches, and the host's own state."""
+    seen = [
+        (pid, _read(str(pid), "cmdline").split("\0")[3:], _read(str(pid), "stat")[:60])
+        for pid in processes_where(cmdline_contains="_process/guard.py")
+    ]
+    return f"no guard watches host {host_pid} ({_read(str(host_pid), 'stat')[:60]!r}); guards: {seen}"
+
+
 def guards_of(host_pid: int) -> list[int]:
     """The guard processes (``claude_wrap._process.guard``) watching ``host_pid``."""
     found = []

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _procs import HOST_DEATHS, guards_of, kill_host, processes_where, start_python, wait_until
+from _procs import HOST_DEATHS, guard_report, guards_of, kill_host, processes_where, start_python, wait_until
 
 from claude_wrap import SubprocessTransport
 from claude_wrap._process.guard import RUN_TAG, stop_run, watch
@@ -89,7 +89,7 @@ def test_a_host_that_dies_takes_the_binary_and_its_detached_commands_along(
     how: str, backend: str, host: list[subprocess.Popen[str]], tmp_path: Path
 ) -> None:
     proc, binary, grandchild = start_host(host, tmp_path, backend, ["pid", "detached", "sleep:120"])
-    assert guards_of(proc.pid)
+    assert guards_of(proc.pid), guard_report(proc.pid)
     kill_host(proc, how)
     wait_until(lambda: not alive(binary) and not alive(grandchild), what="the binary or its command outlived the host")
     wait_until(lambda: not guards_of(proc.pid), what="the guard did not exit")
@@ -227,7 +227,7 @@ def test_a_forked_copy_of_the_host_leaves_the_run_alone(host: list[subprocess.Po
     binary = int(proc.stdout.readline().split()[1])
     assert proc.stdout.readline().strip() == "forked copy exited"
     assert alive(binary)
-    assert guards_of(proc.pid)
+    assert guards_of(proc.pid), guard_report(proc.pid)
     kill_host(proc, "SIGKILL")
     wait_until(lambda: not alive(binary), what="the guard let the binary outlive the host")
 
