@@ -26,6 +26,7 @@ import anyio.from_thread
 
 from claude_wrap._exceptions import ClaudeSDKError
 from claude_wrap._fleet.types import whole_count
+from claude_wrap._fleet.worker import node_binary
 from claude_wrap._launch.options import ClaudeAgentOptions, copy_with
 from claude_wrap._pool import ClaudePool
 from claude_wrap._wire.messages import ResultMessage
@@ -135,8 +136,6 @@ class ClaudeMapper:
     def _started(self) -> tuple[anyio.from_thread.BlockingPortal, ClaudePool]:
         with self._lock:
             if self._portal is None or self._pool is None:
-                from claude_wrap._fleet.worker import node_binary
-
                 stack = ExitStack()
                 try:
                     portal = stack.enter_context(anyio.from_thread.start_blocking_portal())
@@ -210,13 +209,14 @@ def _with_columns(batch: Any, name: str, outcomes: list[_Row]) -> Any:
     columns: list[tuple[str, list[Any], Any]] = [(name, [o.result for o in outcomes], object)]
     for suffix, kind in _SUFFIXES:
         columns.append((f"{name}_{suffix}", [getattr(o, suffix) for o in outcomes], kind))
-    out = dict(batch) if isinstance(batch, Mapping) else batch.copy()
-    if not isinstance(batch, Mapping):
+    if not isinstance(batch, Mapping):  # a pandas DataFrame
+        frame = batch.copy()
         for column, items, _ in columns:
-            out[column] = items
-        return out
+            frame[column] = items
+        return frame
     import numpy as np  # Ray Data's batches are numpy already
 
+    out = dict(batch)
     for column, items, kind in columns:
         array = np.empty(len(items), dtype=kind)
         array[:] = items

@@ -126,26 +126,10 @@ class Pacer(Protocol):
         """A rate-limited retry: hold the batch for ``seconds``."""
 
 
-class LocalPacer:
-    """The bucket in this process (the local backend)."""
-
-    def __init__(self, limit: RateLimit) -> None:
-        self._bucket = Bucket(limit, time.monotonic())
-
-    async def wait(self) -> None:
-        while (delay := self._bucket.delay(time.monotonic())) > 0:
-            await anyio.sleep(min(delay, _RECHECK_S))
-
-    def spent(self, requests: int, tokens: int) -> None:
-        self._bucket.spend(requests, tokens, time.monotonic())
-
-    def held(self, seconds: float) -> None:
-        self._bucket.hold(seconds, time.monotonic())
-
-
 class RateActor:
-    """The bucket of a Ray batch, in an actor of its own (``ray.remote``
-    is applied by the backend; this module does not import Ray)."""
+    """The batch's bucket on this process's clock: a Ray batch's, in an
+    actor of its own (``ray.remote`` is applied by the backend; this module
+    does not import Ray), and the local backend's, in this process."""
 
     def __init__(self, limit: RateLimit) -> None:
         self._bucket = Bucket(limit, time.monotonic())
@@ -158,6 +142,23 @@ class RateActor:
 
     def hold(self, seconds: float) -> None:
         self._bucket.hold(seconds, time.monotonic())
+
+
+class LocalPacer:
+    """The bucket in this process (the local backend)."""
+
+    def __init__(self, limit: RateLimit) -> None:
+        self._bucket = RateActor(limit)
+
+    async def wait(self) -> None:
+        while (delay := self._bucket.delay()) > 0:
+            await anyio.sleep(min(delay, _RECHECK_S))
+
+    def spent(self, requests: int, tokens: int) -> None:
+        self._bucket.spend(requests, tokens)
+
+    def held(self, seconds: float) -> None:
+        self._bucket.hold(seconds)
 
 
 class RayPacer:

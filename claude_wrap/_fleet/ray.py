@@ -254,8 +254,7 @@ class RayBackend:
     # -- in worker threads (Ray's calls block) ----------------------------------------------
 
     def _join(self, ray: Any) -> bool:
-        """Connect to the cluster unless the program did; whether we did.
-        Then start the batch's rate actor, if it has a ``rate_limit``."""
+        """Connect to the cluster unless the program did; whether we did."""
         joined = False
         if not ray.is_initialized():
             ray.init(address=self._address, runtime_env=self._runtime_env)
@@ -267,6 +266,17 @@ class RayBackend:
                 "Pass them to ray.init(runtime_env={'py_modules': [...]}) instead (the node workers get the "
                 "job's environment), or a URI of an uploaded package here"
             )
+        return joined
+
+    def _launch(self, ray: Any, started: list[_RemoteNode], link: tuple[str, int, str]) -> None:
+        """Start the batch's rate actor (under a ``rate_limit``: the node
+        workers get its handle), then a worker actor on each node, into
+        ``started`` as each comes up (so whatever started is stopped, should
+        the rest fail)."""
+        try:
+            ray.cloudpickle.dumps(self._options)
+        except Exception as exc:
+            raise FleetError(f"the batch's options cannot be sent to the nodes: {exc}") from exc
         if self._rate_limit is not None:
             # On the driver's node, so it goes when the driver does.
             from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -274,15 +284,6 @@ class RayBackend:
             here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=True)
             rate = ray.remote(RateActor).options(num_cpus=0, max_restarts=0, scheduling_strategy=here)
             self._rate = rate.remote(self._rate_limit)
-        return joined
-
-    def _launch(self, ray: Any, started: list[_RemoteNode], link: tuple[str, int, str]) -> None:
-        """Start a worker actor on each node, into ``started`` as each comes up
-        (so whatever started is stopped, should the rest fail)."""
-        try:
-            ray.cloudpickle.dumps(self._options)
-        except Exception as exc:
-            raise FleetError(f"the batch's options cannot be sent to the nodes: {exc}") from exc
         failures = self._launch_new(ray, started, link)
         if not self._seen:
             raise FleetError("the Ray cluster has no alive node to run tasks on")
@@ -412,7 +413,9 @@ class RayBackend:
                 continue
         if stops:
             ray.wait(stops, num_returns=len(stops), timeout=_STOP_TIMEOUT)
-        for actor in [*actors, self._rate] if self._rate is not None else actors:
+        if self._rate is not None:
+            actors.append(self._rate)
+        for actor in actors:
             self._kill(ray, actor)
         if joined:
             ray.shutdown()
