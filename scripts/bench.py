@@ -25,7 +25,7 @@ Three measurements:
    ``--official-python``), interleaved, with and without the stream events.
 
 More parts (``--only pool``, ``--only fleet``, ``--only rss``, ``--only
-official``, ``--only script``):
+official``, ``--only script``, ``--only payload``):
 
 * ``pool``: ``query()`` call to ``ResultMessage``, cold against a warm
   ``ClaudePool`` member, and the same with ``bare=True`` (``--bare``),
@@ -49,6 +49,11 @@ official``, ``--only script``):
   bare binary given the same command line and prompt line, and an empty
   ``asyncio.run()`` script (the floor any Python program pays); rotated
   rounds, medians and quartiles, ratios to the bare binary.
+* ``payload``: a ~50 MiB string prompt and a scripted turn whose in-process
+  MCP tool returns ~100 MiB of text, the same program on claude_wrap and on
+  the official package, each in a child interpreter, timed from the
+  ``query()`` call to the ``ResultMessage``; interleaved rounds, medians,
+  the child's CPU time and peak RSS (``ru_maxrss``).
 
 Nothing here asserts on time: it prints what it measured.
 """
@@ -686,21 +691,25 @@ def bench_roundtrip(n: int) -> dict[str, Any]:
 # warm pool: query() call to ResultMessage, pooled vs cold
 # ---------------------------------------------------------------------------
 
-POOL_TARGET_RATIO = 0.25
-# Each side's run, in rotated order; "bare": ClaudeAgentOptions(bare=True).
-POOL_SIDES = ("cold", "cold bare", "pooled", "pooled bare")
+POOL_TARGET_RATIO = 0.15
+# Each side's run, in rotated order; "bare": ClaudeAgentOptions(bare=True);
+# "client": a ClaudeSDKClient connected at the round's start, whose first and
+# second turns are timed back to back (the second is the binary's floor: no
+# spawn, no handshake, no first-turn work).
+POOL_SIDES = ("cold", "cold bare", "pooled", "pooled bare", "client")
+POOL_SAMPLES = ("cold", "cold bare", "pooled", "pooled bare", "client 1st", "client 2nd")
 
 
 async def _pool_runs(env: dict[str, str], cwd: str, runs: int) -> dict[str, list[float]]:
     from contextlib import aclosing
 
-    from claude_wrap import ClaudeAgentOptions, ClaudePool, ResultMessage, query
+    from claude_wrap import ClaudeAgentOptions, ClaudePool, ClaudeSDKClient, ResultMessage, query
 
     options = {
         "": ClaudeAgentOptions(env=env, cwd=cwd, setting_sources=[]),
         "bare": ClaudeAgentOptions(env=env, cwd=cwd, setting_sources=[], bare=True),
     }
-    samples: dict[str, list[float]] = {side: [] for side in POOL_SIDES}
+    samples: dict[str, list[float]] = {side: [] for side in POOL_SAMPLES}
 
     async def to_result(messages: Any) -> float:
         start = time.perf_counter()
@@ -717,21 +726,40 @@ async def _pool_runs(env: dict[str, str], cwd: str, runs: int) -> dict[str, list
             await pool.wait_ready()
             await bare_pool.wait_ready()
 
+        async def client_turns(client: Any) -> list[float]:
+            turns = []
+            for prompt in ("Say hello", "Say hello again"):
+                start = time.perf_counter()
+                await client.query(prompt)
+                async for message in client.receive_response():
+                    if isinstance(message, ResultMessage):
+                        turns.append(time.perf_counter() - start)
+            return turns
+
+        n = len(POOL_SIDES)
         for i in range(runs + 1):  # the first round is warm-up
-            await ready()
-            for side in POOL_SIDES[i % 4 :] + POOL_SIDES[: i % 4]:
-                kind, _, flavour = side.partition(" ")
-                # query() and pool.query() are lazy: the clock in to_result()
-                # starts before the first message is asked for, so a cold run
-                # includes its spawn and handshake, as a caller sees it.
-                if kind == "cold":
-                    messages = query(prompt="Say hello", options=options[flavour])
-                else:
-                    messages = pools[flavour].query(prompt="Say hello")
-                elapsed = await to_result(messages)
-                if i:
-                    samples[side].append(elapsed * 1000)
+            client = ClaudeSDKClient(options[""])
+            await client.connect()
+            try:
                 await ready()
+                for side in POOL_SIDES[i % n :] + POOL_SIDES[: i % n]:
+                    kind, _, flavour = side.partition(" ")
+                    # query() and pool.query() are lazy: the clock in to_result()
+                    # starts before the first message is asked for, so a cold run
+                    # includes its spawn and handshake, as a caller sees it.
+                    if kind == "client":
+                        first, second = await client_turns(client)
+                        timed = {"client 1st": first, "client 2nd": second}
+                    elif kind == "cold":
+                        timed = {side: await to_result(query(prompt="Say hello", options=options[flavour]))}
+                    else:
+                        timed = {side: await to_result(pools[flavour].query(prompt="Say hello"))}
+                    if i:
+                        for name, elapsed in timed.items():
+                            samples[name].append(elapsed * 1000)
+                    await ready()
+            finally:
+                await client.disconnect()
     return samples
 
 
@@ -755,6 +783,8 @@ def bench_pool(runs: int) -> dict[str, Any]:
         "ratio_median": medians["pooled"] / medians["cold"],
         "ratio_bare_median": medians["pooled bare"] / medians["cold"],
         "ratio_cold_bare": medians["cold bare"] / medians["cold"],
+        "ratio_client_first": medians["client 1st"] / medians["cold"],
+        "ratio_client_second": medians["client 2nd"] / medians["cold"],
         "samples_ms": {side: [round(v, 1) for v in values] for side, values in samples.items()},
     }
 
@@ -1223,6 +1253,165 @@ def bench_script(runs: int, official: Path | None) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------
+# big payloads: a huge prompt out, a huge in-process MCP tool result out
+# ---------------------------------------------------------------------------
+
+PAYLOAD_TARGET_RATIO = 1.0
+PAYLOAD_PROMPT_MB = 50
+PAYLOAD_TOOL_MB = 100
+
+# One program, run with either package's name in a fresh interpreter, so both
+# sides pay the same start-up, left out of the time: it builds the payload
+# first, then times query() from the call to its ResultMessage. Peak memory
+# is the child's own ru_maxrss (whole process, payload included), and its
+# value just before the call, so the difference is what the run itself took.
+_PAYLOAD_RUN = """
+import json, resource, sys, time
+import anyio
+from {package} import ClaudeAgentOptions, ResultMessage, create_sdk_mcp_server, query, tool
+
+config = json.loads(sys.argv[1])
+
+
+def text(size):
+    # Numbered lines, newlines and quotes to escape, like a real file or log;
+    # one MiB of them repeated, so building it peaks at its own size.
+    line = 'line "{{:09d}}" of a big payload\\n'
+    width = len(line.format(0))
+    block = "".join(line.format(i) for i in range((1 << 20) // width)).ljust(1 << 20, ".")
+    return block * (size >> 20)
+
+
+async def main():
+    fields = dict(cli_path=config["cli"], env=config["env"], cwd=config["cwd"], setting_sources=[])
+    if config["kind"] == "prompt":
+        prompt = text(config["size"])
+    else:
+        body = text(config["size"])
+
+        @tool("dump", "A lot of text", {{}})
+        async def dump(args):
+            return {{"content": [{{"type": "text", "text": body}}]}}
+
+        fields["mcp_servers"] = {{"big": create_sdk_mcp_server("big", tools=[dump])}}
+        fields["allowed_tools"] = ["mcp__big__dump"]
+        prompt = "Dump it."
+    options = ClaudeAgentOptions(**fields)
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    before = used.ru_maxrss
+    start = time.perf_counter()
+    result_s = None
+    result = ""
+    error = None
+    try:
+        async for message in query(prompt=prompt, options=options):
+            if isinstance(message, ResultMessage):
+                result_s = time.perf_counter() - start
+                result = message.result or ""
+    except Exception as exc:  # an error result raises after its ResultMessage (both packages)
+        error = type(exc).__name__
+    end = resource.getrusage(resource.RUSAGE_SELF)
+    peak = end.ru_maxrss
+    cpu_s = end.ru_utime + end.ru_stime - used.ru_utime - used.ru_stime
+    print(json.dumps({{
+        "result_s": result_s, "exit_s": time.perf_counter() - start, "result": result[:200], "error": error, "cpu_s": cpu_s,
+        "before_kib": before, "peak_kib": peak,
+    }}))
+
+anyio.run(main)
+"""
+
+
+_PACKAGES = {"claude_wrap": "claude_wrap", "official": "claude_agent_sdk"}
+
+
+def bench_payload(rounds: int, official: Path | None) -> dict[str, Any]:
+    """A ~50 MB string prompt through ``query()`` (the binary answers "Prompt
+    is too long" without asking the model: the write path and the binary's
+    read of the line), and a scripted turn whose in-process MCP tool returns
+    ~100 MB of text (the binary's control request, the tool, our encoded
+    answer and its write), each timed from the call to the ``ResultMessage``
+    inside a child interpreter, on claude_wrap and on the official package:
+    one warm-up each, then ``rounds`` interleaved rounds in alternating order."""
+    from claude_wrap import find_binary
+    from claude_wrap.testing import Reply, ScriptedModel
+
+    if official is None:
+        log("payload: skipped, no official package (create its venv or pass --official-python)")
+        return {"installed": False}
+    cli = os.fspath(find_binary())
+    sides = {"claude_wrap": sys.executable, "official": str(official)}
+    rows = {"prompt": PAYLOAD_PROMPT_MB << 20, "tool": PAYLOAD_TOOL_MB << 20}
+    out: dict[str, Any] = {"installed": True, "rounds": rounds, "memory": "child ru_maxrss"}
+    with tempfile.TemporaryDirectory(prefix="claude-wrap-bench-payload-") as tmp:
+        for kind, size in rows.items():
+            # The prompt row never reaches the model; the text answers it if it does.
+            script = [Reply.text("done").sticky()] if kind == "prompt" else []
+            with ScriptedModel(*script) as model:
+
+                def one(name: str, kind: str = kind, size: int = size, model: Any = model) -> dict[str, Any]:
+                    if kind == "tool":
+                        model.add(Reply.tool_use("mcp__big__dump", {}), Reply.text("done"))
+                    env, cwd = _fresh_dirs(model, tmp)
+                    config = json.dumps({"cli": cli, "env": env, "cwd": cwd, "kind": kind, "size": size})
+                    # Bytecode cached for both sides, in a folder of this run: the
+                    # official package's was written when it was installed, and ours
+                    # must not be compiled from source in every run (a shell that sets
+                    # PYTHONDONTWRITEBYTECODE would make it so).
+                    child = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+                    child["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "pycache")
+                    if name == "claude_wrap":
+                        child["PYTHONPATH"] = str(ROOT)
+                    proc = subprocess.run(
+                        [sides[name], "-c", _PAYLOAD_RUN.format(package=_PACKAGES[name]), config],
+                        capture_output=True,
+                        text=True,
+                        env=child,
+                        check=False,
+                    )
+                    if proc.returncode != 0:
+                        raise RuntimeError(f"payload {kind} on {name} exited {proc.returncode}:\n{proc.stderr[-3000:]}")
+                    data: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+                    if data["result_s"] is None:
+                        raise RuntimeError(f"payload {kind} on {name}: no ResultMessage ({data['error']})")
+                    return data
+
+                log(f"payload {kind} ({size >> 20} MiB): warm-up (1 run each, not counted), then {rounds} rounds")
+                samples: dict[str, list[dict[str, Any]]] = {name: [] for name in sides}
+                results: dict[str, str] = {}
+                for name in sides:
+                    first = one(name)
+                    results[name] = first["result"] + (f" ({first['error']} raised)" if first["error"] else "")
+                for i in range(rounds):
+                    for name in list(sides) if i % 2 == 0 else list(reversed(sides)):
+                        samples[name].append(one(name))
+                    log(
+                        f"payload {kind}: round {i + 1}/{rounds}: "
+                        + ", ".join(f"{n} {samples[n][-1]['result_s'] * 1000:.0f} ms" for n in sides)
+                    )
+
+            def side(runs: list[dict[str, Any]], size: int = size) -> dict[str, Any]:
+                growth = median([(r["peak_kib"] - r["before_kib"]) * 1024 for r in runs])
+                return {
+                    "median_ms": median([r["result_s"] for r in runs]) * 1000,
+                    "samples_ms": [round(r["result_s"] * 1000, 1) for r in runs],
+                    "cpu_median_ms": median([r["cpu_s"] for r in runs]) * 1000,
+                    "peak_rss_mib": max(r["peak_kib"] for r in runs) / 1024,
+                    "growth_mib": growth / (1 << 20),
+                    "growth_per_payload_byte": growth / size,
+                }
+
+            row = {name: side(samples[name]) for name in sides}
+            out[kind] = {
+                "payload_mib": size / (1 << 20),
+                "result": results,
+                **row,
+                "ratio": row["claude_wrap"]["median_ms"] / row["official"]["median_ms"],
+            }
+    return out
+
+
+# ---------------------------------------------------------------------------
 # report
 # ---------------------------------------------------------------------------
 
@@ -1391,6 +1580,26 @@ def render(results: dict[str, Any]) -> str:
                     f"≤ {SCRIPT_TARGET_RATIO:.2f}×" if name == "claude_wrap" else "",
                 )
             )
+    pa = results.get("payload")
+    if pa and pa.get("installed"):
+        labels = {
+            "prompt": "a {:.0f} MiB string prompt: `query()` call → `ResultMessage`",
+            "tool": "a {:.0f} MiB in-process MCP tool result: `query()` call → `ResultMessage`",
+        }
+        for kind, label in labels.items():
+            row = pa[kind]
+            ours, theirs = row["claude_wrap"], row["official"]
+            rows.append(
+                (
+                    label.format(row["payload_mib"]) + ", `claude_wrap` / official",
+                    f"{row['ratio']:.2f}× ({ours['median_ms']:.0f} vs {theirs['median_ms']:.0f} ms)",
+                    f"Python CPU {ours['cpu_median_ms']:.0f} vs {theirs['cpu_median_ms']:.0f} ms; "
+                    f"peak RSS {ours['peak_rss_mib']:.0f} vs {theirs['peak_rss_mib']:.0f} MiB (growth during the run "
+                    f"{ours['growth_per_payload_byte']:.2f} vs {theirs['growth_per_payload_byte']:.2f} bytes per "
+                    f"payload byte, child ru_maxrss); n={pa['rounds']} interleaved rounds, child interpreters",
+                    f"≤ {PAYLOAD_TARGET_RATIO:.2f}×",
+                )
+            )
     pl = results.get("pool")
     if pl:
         m = pl["median_ms"]
@@ -1408,6 +1617,15 @@ def render(results: dict[str, Any]) -> str:
                 f"{m['pooled bare']:.0f} ms vs {m['cold']:.0f} ms",
                 f"ratio {pl['ratio_bare_median']:.2f}×; a cold `bare=True` run: {pl['ratio_cold_bare']:.2f}× a cold one",
                 f"≤ {POOL_TARGET_RATIO:.2f}×",
+            )
+        )
+        rows.append(
+            (
+                "… a connected `ClaudeSDKClient`'s first and second turn vs cold",
+                f"{m['client 1st']:.0f} ms, {m['client 2nd']:.0f} ms vs {m['cold']:.0f} ms",
+                f"ratios {pl['ratio_client_first']:.2f}×, {pl['ratio_client_second']:.2f}× (the second turn is the "
+                "binary's floor; pooled − 1st = our hand-over, 1st − 2nd = the binary's first-turn work)",
+                "—",
             )
         )
     fl = results.get("fleet")
@@ -1476,7 +1694,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help=f"re-record {FIXTURE.relative_to(ROOT)} and exit")
     parser.add_argument(
         "--only",
-        choices=["import", "query", "decode", "roundtrip", "pool", "fleet", "rss", "official", "script"],
+        choices=["import", "query", "decode", "roundtrip", "pool", "fleet", "rss", "official", "script", "payload"],
         action="append",
         help="run only these parts (repeatable)",
     )
@@ -1503,7 +1721,9 @@ def main(argv: list[str] | None = None) -> int:
     import_runs = args.import_runs or (5 if args.quick else 15)
     decode_target = 50_000 if args.quick else 200_000
     decode_rounds = 3 if args.quick else 7
-    parts = set(args.only or ["import", "query", "decode", "roundtrip", "pool", "fleet", "rss", "official", "script"])
+    parts = set(
+        args.only or ["import", "query", "decode", "roundtrip", "pool", "fleet", "rss", "official", "script", "payload"]
+    )
 
     results: dict[str, Any] = {"machine": machine()}
     if "import" in parts:
@@ -1532,6 +1752,8 @@ def main(argv: list[str] | None = None) -> int:
     if "script" in parts:
         script_runs = args.runs if args.runs is not None else (3 if args.quick else 15)
         results["script"] = bench_script(script_runs, official_python(args.official_python))
+    if "payload" in parts:
+        results["payload"] = bench_payload(3 if args.quick else 5, official_python(args.official_python))
 
     if args.json:
         print(json.dumps(results, indent=2))

@@ -7,7 +7,10 @@ it for the real binary (a transport written to the official package's
 
 * argv list, never a shell; the child leads its own process group;
 * stdout framed here, on raw bytes, with no fixed line-size limit (an
-  optional ``max_buffer_size`` gives ``LineTooLongError``);
+  optional ``max_buffer_size`` gives ``LineTooLongError``); a long line is
+  read chunk after chunk in one go and copied out once;
+* a long line written to stdin in pieces, so no copy of all of it waits in
+  the event loop's buffer;
 * stderr drained whenever we wait on stdout, so the child never blocks on it,
   with a bounded tail kept for error messages; each line goes to the
   callback if one is given, else to our own stderr (as if the child had
@@ -39,6 +42,7 @@ from typing import Any
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 
 from claude_wrap._exceptions import CLIConnectionError, CLINotFoundError, LineTooLongError, TransportClosedError
 from claude_wrap._process import adopt as _adopt, guard as _guard_script
@@ -57,6 +61,12 @@ __all__ = ["LineTransport", "SubprocessTransport"]
 log = logging.getLogger("claude_wrap")
 
 _CHUNK = 256 * 1024
+# Under asyncio, a line longer than this goes to stdin in pieces of this
+# size: what the pipe cannot take at once is copied into the event loop's
+# buffer, so a 100 MB line would cost another 100 MB and the time to fill
+# it; in pieces, one piece at most waits there. (trio writes from the
+# line itself, without a copy: there the line goes whole.)
+_WRITE_PIECE = 256 * 1024
 _STDERR_TAIL_LINES = 80
 _STDERR_LINE_MAX = 4096
 # After SIGKILL, how long to wait for the exit to be reaped: normally a few
@@ -204,6 +214,38 @@ def _close_pipes(proc: anyio.abc.Process) -> None:
         pipe = get_pipe(fd)
         if pipe is not None:
             pipe.close()
+
+
+def _buffered_stdin(proc: anyio.abc.Process) -> Any:
+    """The event loop's transport for ``proc``'s stdin where a write the pipe
+    cannot take at once is copied into its buffer and finished from there:
+    anyio's asyncio process; ``None`` under trio, which writes from the
+    caller's bytes."""
+    get_pipe = getattr(getattr(proc, "_transport", None), "get_pipe_transport", None)
+    return None if get_pipe is None else get_pipe(0)
+
+
+async def _send_pieces(stdin: anyio.abc.ByteSendStream, buffered: Any, data: memoryview) -> None:
+    """Write ``data`` to ``stdin`` in pieces of ``_WRITE_PIECE`` bytes.
+
+    Cancelled part way, the rest goes to the event loop's buffer
+    (``buffered``), where one write of the whole line would have left it:
+    the binary still reads the whole line, before anything written after
+    it. A piece is handed over once ``send()`` starts (the cancellation
+    check just before it leaves no moment for one to arrive), so the rest
+    is exactly what was not handed over.
+    """
+    at = 0
+    try:
+        while at < len(data):
+            await anyio.lowlevel.checkpoint_if_cancelled()
+            piece = data[at : at + _WRITE_PIECE]
+            at += len(piece)
+            await stdin.send(piece)  # type: ignore[arg-type] # any bytes-like object: no copy
+    except anyio.get_cancelled_exc_class():
+        if at < len(data) and not buffered.is_closing():
+            buffered.write(data[at:])
+        raise
 
 
 def _adopting(argv: list[str]) -> list[str]:
@@ -361,9 +403,15 @@ class SubprocessTransport(LineTransport):
         self._grace = shutdown_grace
         self._user = user
         self._process: anyio.abc.Process | None = None
-        self._buf = bytearray()
-        self._start = 0  # where the current (unfinished) line begins in _buf
-        self._scan = 0  # where to resume looking for b"\n"
+        # Stdout as read, not framed yet: each chunk once looked at for
+        # b"\n" from where the last line ended, never the whole buffer again.
+        self._unread: deque[bytes] = deque()
+        self._at = 0  # where the unframed part of _unread[0] begins
+        # The start of the line being read (no b"\n" in it), one growing
+        # buffer: each chunk is copied in and freed at once, so the next read
+        # reuses its memory (a list of the chunks, joined at the end, copies
+        # less but runs slower: thousands of chunks, each in fresh memory).
+        self._partial = bytearray()
         self._eof = False
         self._exited = False  # the process was seen to exit, and its last output had time to arrive
         self._stderr_buf = bytearray()
@@ -464,7 +512,11 @@ class SubprocessTransport(LineTransport):
             raise TransportClosedError("stdin is not a pipe")
         async with self._write_lock:
             try:
-                await proc.stdin.send(line)
+                buffered = _buffered_stdin(proc) if len(line) > _WRITE_PIECE else None
+                if buffered is None:
+                    await proc.stdin.send(line)
+                else:
+                    await _send_pieces(proc.stdin, buffered, memoryview(line))
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
                 raise TransportClosedError(
                     f"Failed to write to process stdin: {exc}", self.returncode, self.stderr_tail
@@ -515,39 +567,58 @@ class SubprocessTransport(LineTransport):
     # -- reading -------------------------------------------------------------------
 
     async def receive(self) -> bytes | None:
-        buf = self._buf
+        unread = self._unread
         while True:
-            nl = buf.find(b"\n", self._scan)
-            if nl >= 0:
-                if self._max is not None and nl - self._start > self._max:
-                    raise LineTooLongError(self._max, nl - self._start)
-                with memoryview(buf) as view:
-                    line = bytes(view[self._start : nl])
-                self._start = self._scan = nl + 1
-                if self._start >= len(buf) or self._start > (1 << 20):
-                    del buf[: self._start]
-                    self._start = self._scan = 0
-                return line
-            self._scan = len(buf)
-            pending = len(buf) - self._start
-            if self._max is not None and pending > self._max:
-                raise LineTooLongError(self._max, pending)
+            if unread:
+                chunk, at = unread[0], self._at
+                nl = chunk.find(b"\n", at)
+                if nl >= 0:
+                    size = len(self._partial) + nl - at
+                    if self._max is not None and size > self._max:
+                        raise LineTooLongError(self._max, size)
+                    self._at = nl + 1
+                    if self._at == len(chunk):
+                        unread.popleft()
+                        self._at = 0
+                    if not self._partial:
+                        return chunk[at:nl]
+                    with memoryview(chunk) as view, view[at:nl] as end:
+                        self._partial += end
+                    line = bytes(self._partial)
+                    self._partial = bytearray()
+                    return line
+                # No end of line in this chunk: its rest starts the line.
+                with memoryview(chunk) as view, view[at:] as rest:
+                    self._partial += rest
+                unread.popleft()
+                self._at = 0
+                continue
+            if self._max is not None and len(self._partial) > self._max:
+                raise LineTooLongError(self._max, len(self._partial))
             if self._eof:
-                if pending:
+                if self._partial:
                     # A last line without its newline: hand it over as is.
-                    with memoryview(buf) as view:
-                        line = bytes(view[self._start :])
-                    del buf[:]
-                    self._start = self._scan = 0
+                    line = bytes(self._partial)
+                    self._partial = bytearray()
                     return line
                 return None
             await self._fill()
 
-    def _take(self, chunk: bytes) -> None:
-        if chunk:
-            self._buf += chunk  # in place: receive() holds the same bytearray
-        else:
+    def _take(self, chunk: bytes) -> bool:
+        """Keep ``chunk`` for ``receive()``; whether it has something to act
+        on now: the end of a line (or of stdout), or a line over the limit.
+
+        A chunk that only carries on the line being read goes into it at
+        once, so a long line is held once while it arrives, not also as
+        the chunks it came in."""
+        if not chunk:
             self._eof = True
+            return True
+        if self._unread or b"\n" in chunk:
+            self._unread.append(chunk)
+            return True
+        self._partial += chunk
+        return self._max is not None and len(self._partial) > self._max
 
     async def _fill(self) -> None:
         """Read more of stdout into the buffer (or note EOF), draining stderr
@@ -579,7 +650,11 @@ class SubprocessTransport(LineTransport):
             async with anyio.create_task_group() as tg:
 
                 async def read_stdout() -> None:
-                    self._take(await self._receive_some(stdout))
+                    # Until a line ends: a long line arrives in many chunks
+                    # (the pipe holds 64 KiB), and one round of these tasks
+                    # for each would cost more than the reading.
+                    while not self._take(await self._receive_some(stdout)):
+                        pass
                     tg.cancel_scope.cancel()
 
                 if not self._stderr_eof and proc.stderr is not None:
@@ -669,10 +744,7 @@ class SubprocessTransport(LineTransport):
     async def _discard_stdout(self) -> None:
         while not self._eof:
             chunk = await self._read_stdout_chunk_plain()
-            if not chunk:
-                self._eof = True
-                return
-            self._buf += chunk
+            self._take(chunk)
 
     async def _read_stdout_chunk_plain(self) -> bytes:
         stdout = self._proc().stdout

@@ -29,7 +29,7 @@ import anyio
 from claude_wrap._exceptions import TransportClosedError
 from claude_wrap._process.transport import LineTransport
 from claude_wrap._run.detached import Detached
-from claude_wrap._wire.codec import encode_line
+from claude_wrap._wire.codec import encode_value
 
 __all__ = ["Transport", "line_transport"]
 
@@ -143,7 +143,7 @@ class _FrameTransportLines(LineTransport):
                 error, self._error = self._error, None
                 raise error from None
             return None
-        return encode_line(message)[:-1]
+        return encode_value(message)
 
     async def send_eof(self) -> None:
         async with self._write_lock:

@@ -228,6 +228,26 @@ async def test_three_megabyte_result(scripted_model: ScriptedModel, make_options
     assert messages[-1].result == "that was long"
 
 
+async def test_twenty_megabyte_result_arrives_intact(
+    scripted_model: ScriptedModel, make_options: Options, tmp_path: Path
+) -> None:
+    # Far more than the pipe holds: our answer goes to stdin in pieces.
+    big = "".join(f'line "{i:07d}"\n' for i in range(20 * 1024 * 1024 // 16))
+
+    @tool("dump", "A lot of text", {})
+    async def dump(args: dict[str, Any]) -> dict[str, Any]:
+        return {"content": [{"type": "text", "text": big}]}
+
+    scripted_model.add(Reply.tool_use("mcp__calc__dump", {}), Reply.text("that was long"))
+    messages = await run("dump", calc_options(make_options, dump), limit=120)
+
+    saved = list((tmp_path / "home").rglob("tool-results/*"))
+    assert len(saved) == 1
+    # The binary keeps the text out of the prompt: its saved copy is the proof.
+    assert saved[0].read_text() == big
+    assert messages[-1].result == "that was long"
+
+
 async def test_tool_added_while_connected_becomes_callable(
     scripted_model: ScriptedModel, make_options: Options
 ) -> None:

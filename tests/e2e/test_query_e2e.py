@@ -151,6 +151,25 @@ async def test_two_megabyte_assistant_frame(scripted_model: ScriptedModel, make_
     assert texts == [big]
 
 
+async def test_twenty_megabyte_prompt_reaches_the_binary_intact(
+    scripted_model: ScriptedModel, make_options: Options, tmp_path: Path
+) -> None:
+    # Written to stdin in pieces; the binary refuses a prompt this long
+    # without asking the model, after saving it in the session's transcript.
+    big = "".join(f'line "{i:07d}"\n' for i in range(20 * 1024 * 1024 // 16))
+    seen: list[Any] = []
+    with pytest.raises(ResultError), anyio.fail_after(120):
+        async for message in query(prompt=big, options=make_options()):
+            seen.append(message)
+
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].result == "Prompt is too long"
+    assert scripted_model.main_requests == []
+    [transcript] = (tmp_path / "home").rglob("*.jsonl")
+    entries = [json.loads(line) for line in transcript.read_text().splitlines()]
+    prompts = [e["message"]["content"] for e in entries if e.get("type") == "user"]
+    assert prompts == [big]
+
+
 async def test_structured_output(scripted_model: ScriptedModel, make_options: Options) -> None:
     schema = {"type": "object", "properties": {"answer": {"type": "integer"}}, "required": ["answer"]}
     scripted_model.add(Reply.tool_use("StructuredOutput", {"answer": 42}), Reply.text("ok").sticky())

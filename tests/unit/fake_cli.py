@@ -118,6 +118,12 @@ def main(argv: list[str]) -> int:
             _write(1, b"orphan %d\n" % orphan)
         elif op == "pid":
             _write(1, b"pid %d\n" % os.getpid())
+        elif op == "hold":
+            # Reads nothing until the test sends SIGUSR1 (blocked first, so a
+            # signal sent as soon as "held" is read is not lost).
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+            _write(1, b"held\n")
+            signal.sigwait({signal.SIGUSR1})
         elif op == "readeof":
             while os.read(0, 65536):
                 pass

@@ -45,6 +45,8 @@ from claude_wrap._wire.codec import (
     ControlResponseIn,
     decode_frame,
     decode_value,
+    encode_line,
+    encode_value,
     without_lone_surrogates,
 )
 from claude_wrap._wire.messages import ContentBlock, Message
@@ -902,3 +904,14 @@ def test_frames_the_official_package_drops_decode_typed(
     assert message.type == frame["type"] and message.data == frame
     assert {name: getattr(message, name) for name in fields} == fields
     assert decode_line(line) is None  # dropped unless asked for, as officially
+
+
+def test_encode_line_is_one_line_with_its_newline() -> None:
+    text = 'line "1"\nline \\2\n' * 50_000 + "\u00e9\U0001f600"
+    frame = {"type": "user", "message": {"role": "user", "content": text}}
+    line = encode_line(frame)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert json.loads(line) == frame
+    assert encode_value(frame) == line[:-1]
+    with pytest.raises(TypeError):
+        encode_line({"path": object()})

@@ -122,6 +122,14 @@ async def test_many_small_lines_in_one_chunk() -> None:
     assert lines == [b"line %d" % i for i in range(20000)]
 
 
+async def test_lines_split_across_many_chunks() -> None:
+    # Each piece arrives on its own; the chunk that ends a line starts the next.
+    pieces = [f"out:{i:03d}," for i in range(40)]
+    steps = [step for piece in pieces for step in (piece, "sleep:0.005")]
+    async with running(*steps, r"out:end\nnext", "sleep:0.02", r"out: line\n") as t:
+        assert await read_all(t) == ["".join(f"{i:03d}," for i in range(40)).encode() + b"end", b"next line"]
+
+
 async def test_empty_stdout() -> None:
     async with running("exit:0") as t:
         assert await t.receive() is None
@@ -229,6 +237,16 @@ async def test_max_buffer_size_line_arriving_in_one_chunk() -> None:
             await t.receive()
 
 
+async def test_max_buffer_size_line_over_the_limit_in_many_chunks() -> None:
+    # Far more than one read: refused as soon as it is over, still typed.
+    async with running("bigline:3000000", r"out:after\n", max_buffer_size=1_000_000) as t:
+        with pytest.raises(LineTooLongError) as info:
+            await t.receive()
+    assert isinstance(info.value, CLIJSONDecodeError)
+    assert info.value.limit == 1_000_000
+    assert 1_000_000 < info.value.seen < 3_000_000
+
+
 async def test_max_buffer_size_allows_lines_up_to_the_limit() -> None:
     async with running("out:" + "y" * 4000 + r"\n", "out:" + "z" * 10 + r"\n", max_buffer_size=4000) as t:
         assert await read_all(t) == [b"y" * 4000, b"z" * 10]
@@ -258,6 +276,57 @@ async def test_send_reaches_the_child() -> None:
         await t.send_eof()
         assert await t.receive() is None
         assert await t.wait() == 0
+
+
+async def test_a_line_much_longer_than_the_pipe_arrives_whole() -> None:
+    big = fake_cli.big_line(20 * 1024 * 1024 + 3) + b"\n"
+    got: list[bytes | None] = []
+    async with running("echo") as t:
+        async with anyio.create_task_group() as tg:
+
+            async def read_two() -> None:
+                got.append(await t.receive())
+                got.append(await t.receive())
+
+            tg.start_soon(read_two)  # the child echoes as it reads: both pipes move
+            await t.send(big)
+            await t.send(b"small\n")
+    assert got[0] == big[:-1]
+    assert got[1] == b"small"
+
+
+# trio writes a line from its own bytes, whole or broken: a cancelled
+# send_all leaves an unknown part of it written and the stream unusable
+# (trio's rule), as before. asyncio's pieces are what these tests are about.
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_a_long_write_cut_off_still_arrives_whole_and_first() -> None:
+    big = fake_cli.big_line(4 * 1024 * 1024) + b"\n"
+    async with running("hold", "echo") as t:
+        assert await t.receive() == b"held"  # the child reads nothing until told
+        with anyio.move_on_after(0.2) as scope:  # 4 MiB cannot fit in the pipe
+            await t.send(big)
+        assert scope.cancelled_caught
+        assert t.pid is not None
+        os.kill(t.pid, signal.SIGUSR1)
+        # With nothing else written, the rest of the line still goes out, as
+        # one write of the whole line would have sent it.
+        assert await t.receive() == big[:-1]
+        await t.send(b"next\n")
+        assert await t.receive() == b"next"
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio"])
+async def test_a_long_write_cut_off_is_finished_before_eof() -> None:
+    big = fake_cli.big_line(4 * 1024 * 1024) + b"\n"
+    async with running("hold", "echo") as t:
+        assert await t.receive() == b"held"
+        with anyio.move_on_after(0.2) as scope:
+            await t.send(big)
+        assert scope.cancelled_caught
+        await t.send_eof()
+        assert t.pid is not None
+        os.kill(t.pid, signal.SIGUSR1)
+        assert await read_all(t) == [big[:-1]]
 
 
 async def test_send_after_the_child_died_raises_transport_closed() -> None:
