@@ -170,6 +170,7 @@ def _abandon(owner: int, pid: int, tag: bytes, guard: _Guard | None) -> None:
     kill_tagged(tag)
     if guard is not None:
         guard.release()
+        guard.drop()
 
 
 async def _gone(processes: list[tuple[int, int]]) -> None:
@@ -283,11 +284,17 @@ class _Guard:
     without blocking, and the guard's stdout (its pid, then its end).
 
     The process started here only forks the guard and exits (so the guard
-    is no child of this process); it is reaped when the guard is let go."""
+    is no child of this process); it is reaped when the guard is let go.
 
-    def __init__(self, process: anyio.abc.Process, fd: int) -> None:
+    The guard's stdout is a pipe of ours, read with plain reads, not one the
+    event loop manages: the guard may outlive the loop (a transport that was
+    dropped, not closed, lets it go from its finalizer), and a loop's pipe
+    left open then is an unclosed transport when it is collected."""
+
+    def __init__(self, process: anyio.abc.Process, fd: int, said: int) -> None:
         self._process = process
         self._fd: int | None = fd
+        self._said: int | None = said
 
     @classmethod
     async def start(cls, token: str) -> _Guard | None:
@@ -295,15 +302,17 @@ class _Guard:
         if command is None:
             return None
         read_end, write_end = os.pipe()  # not inheritable: no other child keeps the host's end open
+        said_read, said_write = os.pipe()
         # The guard carries no run tag: a sweep for an enclosing run must
         # leave it alive to stop this one.
         env = {k: v for k, v in os.environ.items() if k != RUN_TAG}
         try:
             process = await anyio.open_process(
-                command, stdin=read_end, stdout=PIPE, stderr=DEVNULL, env=env, start_new_session=True
+                command, stdin=read_end, stdout=said_write, stderr=DEVNULL, env=env, start_new_session=True
             )
         except BaseException as exc:
             os.close(write_end)
+            os.close(said_read)
             if not isinstance(exc, OSError):
                 raise
             # Said out loud: without it, this process dying leaves the binary running.
@@ -314,8 +323,10 @@ class _Guard:
             return None
         finally:
             os.close(read_end)
+            os.close(said_write)
         os.set_blocking(write_end, False)
-        return cls(process, write_end)
+        os.set_blocking(said_read, False)
+        return cls(process, write_end, said_read)
 
     def _tell(self, line: bytes) -> None:
         if self._fd is None:
@@ -345,21 +356,37 @@ class _Guard:
             os.close(self._fd)
             self._fd = None
 
+    def drop(self) -> None:
+        """Stop listening to the guard (it goes on without us)."""
+        if self._said is not None:
+            os.close(self._said)
+            self._said = None
+
+    async def _hear(self, said: bytearray) -> None:
+        """Add what the guard says to ``said`` until its stdout ends."""
+        while self._said is not None:
+            try:
+                chunk = os.read(self._said, 4096)
+            except BlockingIOError:
+                await anyio.wait_readable(self._said)
+                continue
+            except OSError:
+                return
+            if not chunk:
+                return
+            said += chunk
+
     async def aclose(self, *, sweep: bool = False) -> bool:
         """Let the guard go (``sweep``: after it swept the run's tag) and wait
         for its end; a guard that does not end in time is killed. Returns
         whether it ended by itself (then it swept, if asked to)."""
         self.release(sweep=sweep)
-        said = b""
-        ended = False
-        stdout = self._process.stdout
         with anyio.CancelScope(shield=True):
-            with anyio.move_on_after(_GUARD_EXIT_LIMIT):
-                try:
-                    while stdout is not None:
-                        said += await stdout.receive()
-                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-                    ended = True
+            said = bytearray()
+            with anyio.move_on_after(_GUARD_EXIT_LIMIT) as waited:
+                await self._hear(said)
+            ended = not waited.cancelled_caught
+            self.drop()
             if not ended:
                 # Slow to start on a loaded machine, and it only waits for
                 # this run: stop it.

@@ -11,7 +11,9 @@ tests/e2e/test_host_death_e2e.py.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -279,3 +281,48 @@ def test_stopping_a_run_catches_what_forks_while_it_is_looked_at(then: str, free
         if top.poll() is None:
             top.kill()
             top.wait()
+
+
+DROPPED = """
+import gc, sys, warnings
+import anyio
+from claude_wrap import SubprocessTransport
+
+warnings.simplefilter("always", ResourceWarning)
+
+async def main():
+    t = SubprocessTransport([sys.executable, {fake!r}, "pid", "sleep:60"], shutdown_grace=1)
+    await t.start()
+    print((await t.receive()).decode(), flush=True)
+    sys.stdin.readline()  # meanwhile the test stops the guard
+    del t  # dropped, not closed: its finalizer stops the binary and lets the guard go
+    gc.collect()
+
+anyio.run(main, backend="asyncio")
+gc.collect()
+print("done", flush=True)
+"""
+
+
+def test_a_guard_that_outlives_the_event_loop_leaves_nothing_of_the_loop_open(
+    host: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    # The guard of a dropped transport goes on after the loop has ended (here:
+    # stopped, so it cannot go first): nothing of that loop waits on it, so
+    # nothing is an unclosed transport when it is collected.
+    proc = start_python(tmp_path / "host.py", DROPPED.format(fake=FAKE), stdin=subprocess.PIPE)
+    host.append(proc)
+    assert proc.stdout is not None and proc.stdin is not None
+    assert proc.stdout.readline().startswith("pid ")
+    guards = guards_of(proc.pid)
+    assert guards, guard_report(proc.pid)
+    try:
+        for pid in guards:
+            os.kill(pid, signal.SIGSTOP)
+        out, err = proc.communicate("\n", timeout=60)
+    finally:
+        for pid in guards:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    assert out.strip() == "done" and proc.returncode == 0, err
+    assert "unclosed" not in err and "ResourceWarning" not in err, err
