@@ -207,23 +207,19 @@ def _close_pipes(proc: anyio.abc.Process) -> None:
     event loop that ends first leaves an unclosed transport behind
     (``ResourceWarning`` when it is collected). ``Process.aclose()`` would
     close them too, but it waits for the exit with no bound."""
-    transport = getattr(proc, "_transport", None)  # anyio's asyncio process; trio closes its fds itself
-    get_pipe = getattr(transport, "get_pipe_transport", None)
-    if get_pipe is None:
-        return
     for fd in (0, 1, 2):
-        pipe = get_pipe(fd)
+        pipe = _loop_pipe(proc, fd)
         if pipe is not None:
             pipe.close()
 
 
-def _buffered_stdin(proc: anyio.abc.Process) -> Any:
-    """The event loop's transport for ``proc``'s stdin where a write the pipe
-    cannot take at once is copied into its buffer and finished from there:
-    anyio's asyncio process; ``None`` under trio, which writes from the
-    caller's bytes."""
+def _loop_pipe(proc: anyio.abc.Process, fd: int) -> Any:
+    """The event loop's transport for ``proc``'s pipe ``fd``: anyio's asyncio
+    process has them (a write the pipe cannot take at once is copied into
+    the stdin one's buffer and finished from there); ``None`` under trio,
+    which closes its fds itself and writes from the caller's bytes."""
     get_pipe = getattr(getattr(proc, "_transport", None), "get_pipe_transport", None)
-    return None if get_pipe is None else get_pipe(0)
+    return None if get_pipe is None else get_pipe(fd)
 
 
 async def _send_pieces(stdin: anyio.abc.ByteSendStream, buffered: Any, data: memoryview) -> None:
@@ -539,7 +535,7 @@ class SubprocessTransport(LineTransport):
             raise TransportClosedError("stdin is not a pipe")
         async with self._write_lock:
             try:
-                buffered = _buffered_stdin(proc) if len(line) > _WRITE_PIECE else None
+                buffered = _loop_pipe(proc, 0) if len(line) > _WRITE_PIECE else None
                 if buffered is None:
                     await proc.stdin.send(line)
                 else:
